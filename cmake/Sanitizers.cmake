@@ -1,0 +1,10 @@
+# ACL_SIM_SANITIZE=address gives ASan+UBSan, =thread gives TSan.
+function(acl_sim_apply_sanitizers target)
+  if(ACL_SIM_SANITIZE STREQUAL "address")
+    target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+    target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+  elseif(ACL_SIM_SANITIZE STREQUAL "thread")
+    target_compile_options(${target} PRIVATE -fsanitize=thread -fno-omit-frame-pointer)
+    target_link_options(${target} PRIVATE -fsanitize=thread)
+  endif()
+endfunction()

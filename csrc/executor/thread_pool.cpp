@@ -1,0 +1,187 @@
+#include "executor/thread_pool.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define ACL_SIM_CPU_RELAX() _mm_pause()
+#else
+#define ACL_SIM_CPU_RELAX() std::this_thread::yield()
+#endif
+
+namespace acl_sim {
+namespace {
+
+thread_local size_t t_worker_index = 0;
+
+size_t threads_from_env() {
+  const char* v = std::getenv("ACL_SIM_HOST_THREADS");
+  if (v && *v) {
+    long n = std::strtol(v, nullptr, 10);
+    if (n >= 1 && n <= 1024) return static_cast<size_t>(n);
+  }
+  unsigned hw = std::thread::hardware_concurrency();
+  return hw ? hw : 1;
+}
+
+struct Job {
+  ThreadPool::Fn fn;
+  void* ctx;
+  size_t n;
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> finished{0};
+  std::atomic<bool> failed{false};
+  std::atomic<int> helpers{0};  // workers that took this job under the pool lock and may still touch it
+  std::exception_ptr error;
+  std::mutex error_mu;
+
+  // Runs indices until none are left; returns how many this thread finished.
+  void drain() {
+    size_t mine = 0;
+    for (;;) {
+      size_t i = next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= n) break;
+      if (!failed.load(std::memory_order_relaxed)) {
+        try {
+          fn(ctx, i);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(error_mu);
+          if (!error) error = std::current_exception();
+          failed.store(true, std::memory_order_relaxed);
+        }
+      }
+      ++mine;
+    }
+    if (mine) finished.fetch_add(mine, std::memory_order_acq_rel);
+  }
+};
+
+}  // namespace
+
+struct ThreadPool::Impl {
+  size_t concurrency = 1;
+  std::mutex mu;
+  std::condition_variable wake;
+  std::deque<Job*> jobs;  // open jobs; a job leaves once its indices are all claimed
+  std::vector<std::thread> workers;
+  bool stopping = false;
+  std::atomic<size_t> open_jobs{0};
+
+  void start() {
+    stopping = false;
+    for (size_t w = 1; w < concurrency; ++w) workers.emplace_back([this, w] { worker_loop(w); });
+  }
+
+  Job* take_job(std::unique_lock<std::mutex>& lock) {
+    while (!jobs.empty()) {
+      Job* j = jobs.front();
+      if (j->next.load(std::memory_order_relaxed) < j->n) {
+        j->helpers.fetch_add(1, std::memory_order_relaxed);
+        return j;
+      }
+      jobs.pop_front();
+      open_jobs.fetch_sub(1, std::memory_order_relaxed);
+    }
+    return nullptr;
+  }
+
+  void worker_loop(size_t index) {
+    t_worker_index = index;
+    for (;;) {
+      // Spin briefly before sleeping: a model runs hundreds of short kernels
+      // back to back, and a futex wake per kernel would dominate their cost.
+      for (int spin = 0; spin < 20000 && open_jobs.load(std::memory_order_relaxed) == 0; ++spin) {
+        if (stopping) break;
+        ACL_SIM_CPU_RELAX();
+      }
+      Job* job = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        wake.wait(lock, [&] { return stopping || (job = take_job(lock)) != nullptr; });
+        if (!job) return;
+      }
+      job->drain();
+      job->helpers.fetch_sub(1, std::memory_order_release);
+    }
+  }
+};
+
+ThreadPool::ThreadPool() : impl_(new Impl) {
+  impl_->concurrency = threads_from_env();
+}
+
+ThreadPool& ThreadPool::instance() {
+  // Never destroyed: workers are joined by aclFinalize, not by static destructors.
+  static ThreadPool* pool = new ThreadPool();
+  return *pool;
+}
+
+size_t ThreadPool::concurrency() const { return impl_->concurrency; }
+
+size_t ThreadPool::current_worker() { return t_worker_index; }
+
+void ThreadPool::parallelize(size_t n, Fn fn, void* ctx) {
+  if (n == 0) return;
+  Impl& im = *impl_;
+  if (im.concurrency <= 1 || n == 1) {
+    for (size_t i = 0; i < n; ++i) fn(ctx, i);
+    return;
+  }
+  Job job;
+  job.fn = fn;
+  job.ctx = ctx;
+  job.n = n;
+  {
+    std::lock_guard<std::mutex> lock(im.mu);
+    if (im.workers.empty()) im.start();
+    im.jobs.push_back(&job);
+    im.open_jobs.fetch_add(1, std::memory_order_relaxed);
+  }
+  im.wake.notify_all();
+  job.drain();
+  // Remove the job if no worker did; then wait for indices still running elsewhere.
+  {
+    std::lock_guard<std::mutex> lock(im.mu);
+    for (auto it = im.jobs.begin(); it != im.jobs.end(); ++it) {
+      if (*it == &job) {
+        im.jobs.erase(it);
+        im.open_jobs.fetch_sub(1, std::memory_order_relaxed);
+        break;
+      }
+    }
+  }
+  // After the erase no worker can take the job, so once the helpers are gone
+  // nothing refers to this stack frame.
+  for (unsigned spin = 0; job.finished.load(std::memory_order_acquire) < n ||
+                          job.helpers.load(std::memory_order_acquire) != 0;
+       ++spin) {
+    if (spin < 4096) {
+      ACL_SIM_CPU_RELAX();
+    } else {
+      std::this_thread::yield();
+    }
+  }
+  if (job.error) std::rethrow_exception(job.error);
+}
+
+void ThreadPool::shutdown() {
+  Impl& im = *impl_;
+  {
+    std::lock_guard<std::mutex> lock(im.mu);
+    im.stopping = true;
+  }
+  im.wake.notify_all();
+  for (auto& t : im.workers) t.join();
+  im.workers.clear();
+  std::lock_guard<std::mutex> lock(im.mu);
+  im.stopping = false;
+}
+
+}  // namespace acl_sim

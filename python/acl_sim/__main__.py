@@ -1,0 +1,5 @@
+import sys
+
+from acl_sim.cli import main
+
+sys.exit(main())

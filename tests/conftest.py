@@ -1,0 +1,36 @@
+"""Shared fixtures.
+
+pyACL initialises once per process, so the suite shares one `acl.init()`.
+Tests that exercise finalize run in a subprocess.
+"""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def acl():
+    import acl as acl_module
+
+    ret = acl_module.init()
+    assert ret in (0, 100002), ret
+    return acl_module
+
+
+@pytest.fixture
+def device(acl):
+    """Device 0 set on the calling thread; yields its id."""
+    assert acl.rt.set_device(0) == 0
+    yield 0
+
+
+def run_python(code: str, env=None, timeout=120):
+    """Run a snippet in a fresh interpreter (for init/finalize/exit behaviour)."""
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          env=full_env, timeout=timeout)
