@@ -1,7 +1,209 @@
+// acl_sim._core.testing: runs one registered operator directly on host NumPy
+// buffers, bypassing devices and streams. Kernel tests use it to check every
+// op against a NumPy reference; it is not part of the pyACL surface.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "kernels/op_registry.h"
 #include "python/bindings.h"
 
 namespace acl_sim::py_bind {
+namespace {
 
-void bind_testing(py::module_& t) {}
+// aclDataType numbers (acl_base.h), kept local so this file needs no C API.
+constexpr int kFloat = 0, kFloat16 = 1, kInt8 = 2, kInt32 = 3, kUint8 = 4, kInt16 = 6, kUint16 = 7, kUint32 = 8,
+              kInt64 = 9, kUint64 = 10, kDouble = 11, kBool = 12, kComplex64 = 16, kComplex128 = 17, kBf16 = 27;
+
+/** ml_dtypes.bfloat16 if that package is installed, else None. */
+py::object bfloat16_dtype() {
+  try {
+    return py::module_::import("ml_dtypes").attr("bfloat16");
+  } catch (py::error_already_set&) {
+    return py::none();
+  }
+}
+
+int acl_dtype_of(const py::dtype& dt) {
+  if (dt.attr("name").cast<std::string>() == "bfloat16") return kBf16;
+  switch (dt.kind()) {
+    case 'b': return kBool;
+    case 'f':
+      if (dt.itemsize() == 4) return kFloat;
+      if (dt.itemsize() == 2) return kFloat16;
+      if (dt.itemsize() == 8) return kDouble;
+      break;
+    case 'c':
+      if (dt.itemsize() == 8) return kComplex64;
+      if (dt.itemsize() == 16) return kComplex128;
+      break;
+    case 'i':
+      if (dt.itemsize() == 1) return kInt8;
+      if (dt.itemsize() == 2) return kInt16;
+      if (dt.itemsize() == 4) return kInt32;
+      if (dt.itemsize() == 8) return kInt64;
+      break;
+    case 'u':
+      if (dt.itemsize() == 1) return kUint8;
+      if (dt.itemsize() == 2) return kUint16;
+      if (dt.itemsize() == 4) return kUint32;
+      if (dt.itemsize() == 8) return kUint64;
+      break;
+  }
+  throw py::type_error("run_op: unsupported NumPy dtype " + py::str(dt).cast<std::string>());
+}
+
+/** NumPy dtype for an aclDataType; bf16 -> ml_dtypes.bfloat16 or raw uint16 bits. */
+py::dtype numpy_dtype_of(int acl) {
+  switch (acl) {
+    case kFloat: return py::dtype("float32");
+    case kFloat16: return py::dtype("float16");
+    case kInt8: return py::dtype("int8");
+    case kInt32: return py::dtype("int32");
+    case kUint8: return py::dtype("uint8");
+    case kInt16: return py::dtype("int16");
+    case kUint16: return py::dtype("uint16");
+    case kUint32: return py::dtype("uint32");
+    case kInt64: return py::dtype("int64");
+    case kUint64: return py::dtype("uint64");
+    case kDouble: return py::dtype("float64");
+    case kBool: return py::dtype("bool");
+    case kComplex64: return py::dtype("complex64");
+    case kComplex128: return py::dtype("complex128");
+    case kBf16: {
+      py::object bf = bfloat16_dtype();
+      return bf.is_none() ? py::dtype("uint16") : py::dtype::from_args(bf);
+    }
+  }
+  throw py::value_error("run_op: unsupported output aclDataType " + std::to_string(acl));
+}
+
+bool is_int_like(py::handle v) { return PyBool_Check(v.ptr()) || PyIndex_Check(v.ptr()); }
+
+AttrValue to_attr(const std::string& name, py::handle v) {
+  if (is_int_like(v)) return static_cast<int64_t>(py::int_(py::reinterpret_borrow<py::object>(v)));
+  if (py::isinstance<py::str>(v)) return v.cast<std::string>();
+  if (py::isinstance<py::bytes>(v)) return std::string(v.cast<py::bytes>());
+  if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v) || py::isinstance<py::array>(v)) {
+    py::sequence seq = py::reinterpret_borrow<py::sequence>(v);
+    bool all_int = true;
+    for (py::handle e : seq) all_int = all_int && is_int_like(e);
+    if (all_int) {
+      std::vector<int64_t> out;
+      for (py::handle e : seq) out.push_back(py::int_(py::reinterpret_borrow<py::object>(e)));
+      return out;
+    }
+    std::vector<double> out;
+    for (py::handle e : seq) out.push_back(py::float_(py::reinterpret_borrow<py::object>(e)));
+    return out;
+  }
+  try {
+    return static_cast<double>(py::float_(py::reinterpret_borrow<py::object>(v)));
+  } catch (py::error_already_set&) {
+    throw py::type_error("run_op: attribute '" + name + "' has an unsupported type");
+  }
+}
+
+}  // namespace
+
+void bind_testing(py::module_& t) {
+  // A plain Python exception class (RuntimeError subclass) whose instances carry .code.
+  static py::object& op_error = *new py::object(py::reinterpret_steal<py::object>(
+      PyErr_NewException("acl_sim._core.testing.OpError", PyExc_RuntimeError, nullptr)));
+  t.attr("OpError") = op_error;
+
+  t.def("registered_ops", [] { return registered_ops(); }, "Sorted names of every registered operator.");
+
+  t.def("dtype_size", [](int dtype) { return dtype_size(dtype); }, "Bytes per element of an aclDataType (0: unsupported).");
+
+  t.def(
+      "run_op",
+      [](const std::string& op_type, const py::list& inputs, const std::vector<std::vector<int64_t>>& output_shapes,
+         const std::vector<int>& output_dtypes, const py::dict& attrs, const py::object& input_dtypes) {
+        OpFn fn = find_op(op_type);
+        if (!fn) {
+          py::object err = op_error(py::str("run_op: no operator '" + op_type + "' is registered (error code 100024)"));
+          err.attr("code") = 100024;
+          PyErr_SetObject(op_error.ptr(), err.ptr());
+          throw py::error_already_set();
+        }
+        if (output_shapes.size() != output_dtypes.size())
+          throw py::value_error("run_op: output_shapes and output_dtypes differ in length");
+        std::vector<int> in_dtypes;
+        if (!input_dtypes.is_none()) in_dtypes = input_dtypes.cast<std::vector<int>>();
+
+        Attrs attr_values;
+        for (auto kv : attrs) {
+          std::string name = py::str(kv.first);
+          attr_values.set(name, to_attr(name, kv.second));
+        }
+
+        OpContext ctx;
+        ctx.op_type = op_type.c_str();
+        ctx.node_name = "testing.run_op";
+        ctx.attrs = &attr_values;
+        std::vector<py::array> keep;  // holds the contiguous input copies alive during the call
+        for (size_t i = 0; i < inputs.size(); ++i) {
+          TensorView v;
+          if (!inputs[i].is_none()) {
+            py::array a = py::array::ensure(inputs[i], py::array::c_style);
+            if (!a) throw py::type_error("run_op: input " + std::to_string(i) + " is not array-like");
+            v.dtype = i < in_dtypes.size() && in_dtypes[i] >= 0 ? in_dtypes[i] : acl_dtype_of(a.dtype());
+            for (py::ssize_t d = 0; d < a.ndim(); ++d) v.shape.push_back(a.shape(d));
+            v.data = const_cast<void*>(a.data());
+            // A zero-element array still counts as present.
+            if (!v.data) v.data = &v;
+            keep.push_back(a);
+          }
+          ctx.inputs.push_back(std::move(v));
+        }
+        py::list results;
+        for (size_t i = 0; i < output_shapes.size(); ++i) {
+          for (int64_t d : output_shapes[i])
+            if (d < 0) throw py::value_error("run_op: negative output dimension");
+          std::vector<py::ssize_t> shape(output_shapes[i].begin(), output_shapes[i].end());
+          py::array out(numpy_dtype_of(output_dtypes[i]), shape);
+          std::memset(out.mutable_data(), 0, out.nbytes());
+          TensorView v;
+          v.dtype = output_dtypes[i];
+          v.shape = output_shapes[i];
+          v.data = out.mutable_data();
+          ctx.outputs.push_back(std::move(v));
+          results.append(out);
+        }
+
+        int code = 0;
+        std::string message;
+        {
+          py::gil_scoped_release release;
+          try {
+            fn(ctx);
+          } catch (const Error& e) {
+            code = e.code();
+            message = e.what();
+          } catch (const std::exception& e) {
+            code = -1;
+            message = e.what();
+          }
+        }
+        if (code != 0) {
+          std::string text = op_type + ": " + message + (code > 0 ? " (error code " + std::to_string(code) + ")" : "");
+          py::object err = op_error(py::str(text));
+          err.attr("code") = code;
+          PyErr_SetObject(op_error.ptr(), err.ptr());
+          throw py::error_already_set();
+        }
+        return results;
+      },
+      py::arg("op_type"), py::arg("inputs"), py::arg("output_shapes"), py::arg("output_dtypes"),
+      py::arg("attrs") = py::dict(), py::arg("input_dtypes") = py::none(),
+      "Run registered operator `op_type` on host NumPy arrays (None = absent optional input) and return its "
+      "outputs, allocated with the given shapes and aclDataType numbers. input_dtypes optionally overrides the "
+      "aclDataType of each input (e.g. 27 to pass bfloat16 bits as uint16). Errors raise OpError with .code.");
+}
 
 }  // namespace acl_sim::py_bind
