@@ -73,6 +73,6 @@ struct OpRegistration {
 
 }  // namespace acl_sim
 
-/** At namespace scope in a kernels/*.cpp file: ACL_SIM_REGISTER_OP(Relu, run_relu); */
+/** At namespace scope in a kernel source file: ACL_SIM_REGISTER_OP(Relu, run_relu); */
 #define ACL_SIM_REGISTER_OP(type, fn) \
   static ::acl_sim::OpRegistration acl_sim_op_registration_##type(#type, fn)

@@ -10,6 +10,10 @@
 #include <sstream>
 #include <sys/stat.h>
 
+#include <functional>
+#include <thread>
+
+#include "prof/node_observer.h"
 #include "prof/op_summary.h"
 
 namespace acl_sim::prof {
@@ -165,6 +169,7 @@ void start(const Config& cfg) {
       b->ops.clear();
     }
   }
+  install_node_observer();
   detail::g_enabled.store(true, std::memory_order_release);
 }
 
@@ -243,6 +248,32 @@ std::vector<std::string> stop_and_write() {
   write_op_summary(csv_path, ops, cfg.soc);
   written.push_back(csv_path);
   return written;
+}
+
+}  // namespace acl_sim::prof
+
+namespace acl_sim::prof {
+namespace {
+thread_local bool t_has_track = false;
+thread_local Track t_track;
+}  // namespace
+
+Track current_track() {
+  if (t_has_track) return t_track;
+  Track t;
+  t.pid = kHostPid;
+  t.tid = static_cast<int64_t>(std::hash<std::thread::id>{}(std::this_thread::get_id()) % 100000);
+  return t;
+}
+
+ScopedTrack::ScopedTrack(int pid, int64_t tid) : saved_(t_track) {
+  t_track = Track{pid, tid};
+  t_has_track = true;
+}
+
+ScopedTrack::~ScopedTrack() {
+  t_track = saved_;
+  t_has_track = saved_.pid != kHostPid || saved_.tid != 0;
 }
 
 }  // namespace acl_sim::prof

@@ -75,3 +75,22 @@ void start_from_env();
 /** Called by aclFinalize: writes the files if recording was started from the environment. */
 void finish_env_session();
 }  // namespace acl_sim::prof
+
+namespace acl_sim::prof {
+/** Where work on this thread shows up in the trace: (device pid, stream tid). */
+struct Track {
+  int pid = kHostPid;
+  int64_t tid = 0;
+};
+/** The track of the calling thread: set by the stream engine around each task; host otherwise. */
+Track current_track();
+/** RAII: run a stream task under (pid, tid). */
+class ScopedTrack {
+ public:
+  ScopedTrack(int pid, int64_t tid);
+  ~ScopedTrack();
+
+ private:
+  Track saved_;
+};
+}  // namespace acl_sim::prof
