@@ -1,0 +1,112 @@
+// aclmdlExecute / aclmdlExecuteAsync: validate the datasets against the model
+// (counts, sizes, the dynamic profile chosen through ascend_mbatch_shape_data),
+// allocate (0, 0) output buffers, then run Model::run as a stream task.
+#include <cstring>
+#include <vector>
+
+#include "acl/acl_mdl.h"
+#include "capi/api_guard.h"
+#include "capi/data_buffer_view.h"
+#include "capi/mdl_dynamic.h"
+#include "capi/mdl_state.h"
+#include "common/error.h"
+#include "runtime/runtime.h"
+#include "runtime/stream.h"
+
+using acl_sim::capi::api_call;
+
+namespace acl_sim {
+namespace {
+
+struct PreparedRun {
+  std::shared_ptr<LoadedModel> lm;
+  size_t profile = 0;
+  std::vector<void*> inputs, outputs;
+};
+
+PreparedRun prepare(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* output) {
+  Runtime::get().require_initialized();
+  PreparedRun run;
+  run.lm = ModelTable::instance().require(model_id);
+  const Model& m = *run.lm->model;
+  const ModelIO& io = m.io();
+  auto in_ds = require_dataset(input, "input");
+  auto out_ds = require_dataset(output, "output");
+  ACL_SIM_REQUIRE(in_ds->buffers.size() == io.inputs.size(), ACL_ERROR_MODEL_INPUT_NOT_MATCH, "the model has ",
+                  io.inputs.size(), " inputs", io.dynamic.kind != DynamicKind::None ? " (including ascend_mbatch_shape_data)" : "",
+                  ", the input dataset has ", in_ds->buffers.size(), " buffers");
+  ACL_SIM_REQUIRE(out_ds->buffers.size() == io.outputs.size(), ACL_ERROR_MODEL_OUTPUT_NOT_MATCH, "the model has ",
+                  io.outputs.size(), " outputs, the output dataset has ", out_ds->buffers.size(), " buffers");
+  run.profile = selected_profile(m, *in_ds);
+
+  std::vector<size_t> in_sizes = m.input_sizes(run.profile);
+  for (size_t i = 0; i < io.inputs.size(); ++i) {
+    capi::BufferView b = capi::view_data_buffer(in_ds->buffers[i], "input buffer");
+    ACL_SIM_REQUIRE(b.addr != nullptr || in_sizes[i] == 0, ACL_ERROR_MODEL_INPUT_NOT_MATCH, "input ", i, " ('",
+                    io.inputs[i].name, "') buffer has a NULL address");
+    ACL_SIM_REQUIRE(b.size >= in_sizes[i], ACL_ERROR_MODEL_INPUT_NOT_MATCH, "input ", i, " ('", io.inputs[i].name,
+                    "') expects ", in_sizes[i], " bytes, buffer has ", b.size);
+    run.inputs.push_back(b.addr);
+  }
+  std::vector<size_t> out_sizes = m.output_sizes(run.profile);
+  for (size_t i = 0; i < io.outputs.size(); ++i) {
+    aclDataBuffer* buf = out_ds->buffers[i];
+    capi::BufferView b = capi::view_data_buffer(buf, "output buffer");
+    if (b.addr == nullptr && b.size == 0) {
+      // CANN allocates outputs given as (0, 0); the user frees them and resets the buffer.
+      size_t size = io.outputs[i].size;
+      void* p = nullptr;
+      aclError ret = aclrtMalloc(&p, size, ACL_MEM_MALLOC_HUGE_FIRST);
+      ACL_SIM_REQUIRE(ret == ACL_SUCCESS, ret, "cannot allocate ", size, " bytes for output ", i);
+      aclUpdateDataBuffer(buf, p, size);
+      b = {p, size};
+    }
+    ACL_SIM_REQUIRE(b.addr != nullptr, ACL_ERROR_MODEL_OUTPUT_NOT_MATCH, "output ", i, " ('", io.outputs[i].name,
+                    "') buffer has a NULL address");
+    ACL_SIM_REQUIRE(b.size >= out_sizes[i], ACL_ERROR_MODEL_OUTPUT_NOT_MATCH, "output ", i, " ('",
+                    io.outputs[i].name, "') expects ", out_sizes[i], " bytes, buffer has ", b.size);
+    run.outputs.push_back(b.addr);
+  }
+  return run;
+}
+
+void enqueue(PreparedRun run, Stream& stream) {
+  run.lm->profile->current.store(static_cast<int64_t>(run.profile));
+  run.lm->begin_run();
+  std::shared_ptr<LoadedModel> lm = run.lm;
+  try {
+    stream.enqueue([run = std::move(run)] {
+      struct Done {
+        LoadedModel* lm;
+        ~Done() { lm->end_run(); }
+      } done{run.lm.get()};
+      run.lm->model->run(run.profile, run.inputs, run.outputs);
+    });
+  } catch (...) {
+    lm->end_run();
+    throw;
+  }
+}
+
+}  // namespace
+}  // namespace acl_sim
+
+extern "C" {
+
+aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output) {
+  return api_call("aclmdlExecute", [&] {
+    acl_sim::PreparedRun run = acl_sim::prepare(modelId, input, output);
+    acl_sim::Stream& s = acl_sim::resolve_stream(nullptr);
+    acl_sim::enqueue(std::move(run), s);
+    s.synchronize();
+  });
+}
+
+aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output, aclrtStream stream) {
+  return api_call("aclmdlExecuteAsync", [&] {
+    acl_sim::PreparedRun run = acl_sim::prepare(modelId, input, output);
+    acl_sim::enqueue(std::move(run), acl_sim::resolve_stream(stream));
+  });
+}
+
+}  // extern "C"
