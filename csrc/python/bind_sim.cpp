@@ -2,6 +2,8 @@
 // (SoC profiles, live device stats) for `acl-sim smi` and tools.
 #include <pybind11/stl.h>
 
+#include "common/error.h"
+#include "prof/init_config.h"
 #include "prof/op_summary.h"
 #include "prof/stats_file.h"
 #include "python/bindings.h"
@@ -45,6 +47,15 @@ void bind_sim(py::module_& sim) {
   sim.def("current_soc", [] { return profile_dict(current_soc()); });
   sim.def("device_count", [] { return Runtime::get().device_count(); });
   sim.def("device_stats_json", [] { return prof::device_stats_json(); });
+  // The aclInit config validation, without initialising: returns (ret, message). For fuzzing and tools.
+  sim.def("check_init_config", [](const std::string& text) {
+    try {
+      validate_init_config(text);
+      return py::make_tuple(0, std::string());
+    } catch (const Error& e) {
+      return py::make_tuple(e.code(), std::string(e.what()));
+    }
+  });
 }
 
 }  // namespace acl_sim::py_bind
