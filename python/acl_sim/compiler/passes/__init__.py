@@ -1,0 +1,26 @@
+"""Graph passes. Each module has `run(graph, ctx) -> dict of counts` (the --log=info report line).
+
+`PROFILE_PIPELINE` is the order ATC applies them to every profile's graph,
+after `normalize` and `const_fold` ran once on the shape-free graph.
+"""
+from __future__ import annotations
+
+from . import (const_fold, dce, fold_bn, fuse_activation, layernorm_pattern, matmul_add_to_gemm, normalize,
+               precision, shape_infer, simplify)
+
+SHAPE_FREE_PIPELINE = [
+    ("normalize", normalize.run),
+    ("const_fold", const_fold.run),
+]
+
+PROFILE_PIPELINE = [
+    ("shape_infer", shape_infer.run),
+    ("simplify", simplify.run),
+    ("dce", dce.run),
+    ("matmul_add_to_gemm", matmul_add_to_gemm.run),
+    ("fold_bn", fold_bn.run),
+    ("layernorm_pattern", layernorm_pattern.run),
+    ("fuse_activation", fuse_activation.run),
+    ("precision", precision.run),
+    ("dce", dce.run),
+]

@@ -1,0 +1,132 @@
+"""Static shape and dtype inference, per profile, folding shape chains on the way.
+
+Nodes are visited in topological order. A node whose inputs are known values
+is folded (see const_fold); otherwise its output shapes come from a fast
+Python rule for the common elementwise ops, or from onnx's own shape
+inference run on a one-node model (small/integer constant inputs are passed
+as initializers so Reshape/Slice/Resize/Expand targets resolve). Every tensor
+must end with a fully static shape: the runtime executes static shapes only.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import CompileError
+from ..ir import Graph, Node
+from .const_fold import try_fold
+
+UNARY_SAME = {
+    "Relu", "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Neg", "Abs", "Erf", "Reciprocal", "Floor", "Ceil",
+    "HardSigmoid", "HardSwish", "LeakyRelu", "Elu", "Selu", "Softplus", "Softsign", "Gelu", "Clip",
+    "Identity", "Softmax", "LogSoftmax", "Sin", "Cos", "Round", "Sign", "Not", "LRN", "Dropout",
+    "BatchNormalization", "LayerNormalization", "InstanceNormalization", "Mish", "Celu", "ThresholdedRelu",
+    "PRelu",
+}
+BINARY_BROADCAST = {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "And", "Or", "Xor",
+                    "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "Mod", "Where"}
+BOOL_OUT = {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Not"}
+
+# Constant inputs up to this many elements are handed to onnx shape inference as data.
+_DATA_LIMIT = 4096
+
+
+def _fast_rule(g: Graph, node: Node):
+    first = node.inputs[0] if node.inputs else ""
+    if len([o for o in node.outputs if o]) != 1:
+        return None
+    if node.op in UNARY_SAME and node.op not in ("Dropout", "PRelu"):
+        return [(g.shape(first), np.dtype(bool) if node.op in BOOL_OUT else g.dtype(first))]
+    if node.op in BINARY_BROADCAST:
+        shapes = [g.shape(i) for i in node.inputs if i]
+        if any(s is None for s in shapes):
+            return None
+        try:
+            shape = tuple(int(d) for d in np.broadcast_shapes(*shapes))
+        except ValueError:
+            raise CompileError(f"node '{node.name}' ({node.op}): input shapes {shapes} do not broadcast") from None
+        dtype = np.dtype(bool) if node.op in BOOL_OUT else g.dtype(node.inputs[1 if node.op == "Where" else 0])
+        return [(shape, dtype)]
+    if node.op == "Cast":
+        from onnx import helper
+
+        return [(g.shape(first), np.dtype(helper.tensor_dtype_to_np_dtype(node.attrs["to"])))]
+    return None
+
+
+def _onnx_rule(g: Graph, node: Node):
+    from onnx import helper, numpy_helper, shape_inference
+
+    value_infos, inits, names = [], [], []
+    for i, name in enumerate(node.inputs):
+        if not name:
+            names.append("")
+            continue
+        key = f"i{i}"
+        names.append(key)
+        value = g.const(name)
+        if value is not None and (value.size <= _DATA_LIMIT or value.dtype.kind in "iu"):
+            inits.append(numpy_helper.from_array(np.asarray(value), key))
+        else:
+            shape, dtype = g.shape(name), g.dtype(name)
+            if shape is None or dtype is None:
+                return None
+            value_infos.append(helper.make_tensor_value_info(key, helper.np_dtype_to_tensor_dtype(dtype), shape))
+    outs = [f"o{i}" if o else "" for i, o in enumerate(node.outputs)]
+    attrs = {k: (numpy_helper.from_array(np.asarray(v)) if isinstance(v, np.ndarray) else v)
+             for k, v in node.attrs.items()}
+    proto = helper.make_node(node.op, names, outs, **attrs)
+    graph = helper.make_graph([proto], "infer", value_infos, [], initializer=inits)
+    opset = 20 if node.op == "Gelu" else g.opset
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    try:
+        inferred = shape_inference.infer_shapes(model, strict_mode=True, data_prop=True)
+    except Exception as exc:
+        msg = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        raise CompileError(f"shape inference failed at node '{node.name}' ({node.op}): {msg}") from None
+    found = {vi.name: vi for vi in inferred.graph.value_info}
+    result = []
+    for o in outs:
+        vi = found.get(o)
+        if not o or vi is None or not vi.type.tensor_type.HasField("shape"):
+            result.append((None, None))
+            continue
+        dims = tuple(int(d.dim_value) if d.HasField("dim_value") else -1 for d in vi.type.tensor_type.shape.dim)
+        dtype = np.dtype(helper.tensor_dtype_to_np_dtype(vi.type.tensor_type.elem_type))
+        result.append((dims, dtype))
+    return result
+
+
+def infer_node(g: Graph, node: Node):
+    """Sets g.shapes/g.dtypes for the node's outputs; raises CompileError if one stays dynamic."""
+    rule = _fast_rule(g, node)
+    if rule is None or any(s is None for s, _ in rule[:1]):
+        rule = _onnx_rule(g, node)
+    if rule is None:
+        missing = [i for i in node.inputs if i and g.shape(i) is None]
+        raise CompileError(f"shape of '{missing[0] if missing else node.inputs}' unknown at node '{node.name}'")
+    for name, (shape, dtype) in zip(node.outputs, rule):
+        if not name:
+            continue
+        if shape is None or any(d < 0 for d in shape):
+            raise CompileError(f"cannot infer a static shape for '{name}' (node '{node.name}', {node.op}); "
+                               f"give every input a fixed shape with --input_shape")
+        g.shapes[name] = tuple(shape)
+        g.dtypes[name] = dtype
+
+
+def run(g: Graph, ctx) -> dict:
+    """Infers every shape; folds Shape chains and other constant subgraphs found along the way."""
+    for name in g.inputs:
+        shape = g.shape(name)
+        if shape is None or any(d < 0 for d in shape):
+            raise CompileError(f"input '{name}' has no static shape {shape}; set it with --input_shape")
+    folded, inferred = [], 0
+    for node in g.nodes:
+        if try_fold(g, node):
+            folded.append(node)
+            continue
+        infer_node(g, node)
+        inferred += 1
+    g.remove_nodes(folded)
+    return {"inferred": inferred, "folded": len(folded)}
