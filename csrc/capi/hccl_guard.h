@@ -1,0 +1,55 @@
+// The C boundary for hccl.h: like api_call (api_guard.h), but the functions
+// return HcclResult. Errors thrown with an HcclResult code pass through;
+// runtime (ACL) codes are mapped to the nearest HcclResult, and the message
+// (naming the function and the original code) is recorded for
+// aclGetRecentErrMsg.
+#pragma once
+
+#include <new>
+
+#include "capi/api_guard.h"
+#include "common/error.h"
+#include "hccl/hccl_types.h"
+
+namespace acl_sim::capi {
+
+/** HcclResult for an error code thrown inside the core. */
+inline HcclResult to_hccl_result(int code) {
+  if (code > HCCL_SUCCESS && code < HCCL_E_RESERVED) return static_cast<HcclResult>(code);
+  switch (code) {
+    case 107000:  // ACL_ERROR_RT_PARAM_INVALID
+    case 107001:  // ACL_ERROR_RT_INVALID_DEVICEID
+    case 100000:  // ACL_ERROR_INVALID_PARAM
+      return HCCL_E_PARA;
+    case 207001:  // ACL_ERROR_RT_MEMORY_ALLOCATION
+    case 100024:  // ACL_ERROR_BAD_ALLOC
+      return HCCL_E_MEMORY;
+    default:
+      return HCCL_E_RUNTIME;
+  }
+}
+
+/** Run body(); map exceptions to HcclResult and record the message. */
+template <class Body>
+HcclResult hccl_call(const char* fn, Body&& body) noexcept {
+  try {
+    body();
+    return HCCL_SUCCESS;
+  } catch (const Error& e) {
+    HcclResult r = to_hccl_result(e.code());
+    if (r == e.code()) {
+      record_failure(fn, r, e.what());
+    } else {
+      record_failure(fn, r, str(e.what(), " [runtime error ", e.code(), "]").c_str());
+    }
+    return r;
+  } catch (const std::bad_alloc&) {
+    return static_cast<HcclResult>(record_failure(fn, HCCL_E_MEMORY, "host memory allocation failed"));
+  } catch (const std::exception& e) {
+    return static_cast<HcclResult>(record_failure(fn, HCCL_E_INTERNAL, e.what()));
+  } catch (...) {
+    return static_cast<HcclResult>(record_failure(fn, HCCL_E_INTERNAL, "unknown internal error"));
+  }
+}
+
+}  // namespace acl_sim::capi

@@ -1,0 +1,133 @@
+#include "hccl/comm.h"
+
+#include "acl/error_codes/rt_error_codes.h"
+#include "common/error.h"
+#include "common/log.h"
+#include "hccl/algorithms/p2p_collectives.h"
+#include "runtime/device.h"
+#include "runtime/runtime.h"
+#include "runtime/stream.h"
+#include "runtime/stream_scheduler.h"
+
+namespace acl_sim::hccl {
+namespace {
+
+// The code a failed collective leaves in its stream (aclrtSynchronizeStream returns it): a timeout
+// reads as the stream sync timeout, anything else as an internal runtime error. The HcclResult itself
+// is available from HcclGetCommAsyncError and in the message.
+int stream_code_for(int hccl_code) {
+  return hccl_code == HCCL_E_TIMEOUT ? ACL_ERROR_RT_STREAM_SYNC_TIMEOUT : ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+}
+
+const char* result_name(int code) {
+  switch (code) {
+    case HCCL_E_PARA: return "HCCL_E_PARA";
+    case HCCL_E_TIMEOUT: return "HCCL_E_TIMEOUT";
+    case HCCL_E_REMOTE: return "HCCL_E_REMOTE";
+    case HCCL_E_NOT_SUPPORT: return "HCCL_E_NOT_SUPPORT";
+    default: return "HCCL_E_INTERNAL";
+  }
+}
+
+}  // namespace
+
+Communicator::Communicator(uint32_t rank, uint32_t size, int32_t device_id)
+    : rank_(rank), size_(size), device_id_(device_id), exec_timeout_s_(exec_timeout_seconds()) {}
+
+std::string Communicator::async_message() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return async_message_;
+}
+
+void Communicator::record_failure(int code, const std::string& message) {
+  std::lock_guard<std::mutex> lock(mu_);
+  int expected = HCCL_SUCCESS;
+  if (async_error_.compare_exchange_strong(expected, code)) async_message_ = message;
+  if (code == HCCL_E_TIMEOUT || code == HCCL_E_REMOTE) broken_.store(true);
+}
+
+void Communicator::throw_if_broken() const {
+  if (broken_.load()) fail(async_error(), "communicator is unusable after an earlier failure: ", async_message());
+}
+
+void Communicator::enqueue(aclrtStream stream, OpDesc desc) {
+  throw_if_broken();
+  std::shared_ptr<Stream> s;
+  try {
+    s = resolve_stream_ptr(stream);
+  } catch (const Error& e) {
+    fail(HCCL_E_PARA, "invalid stream: ", e.what());
+  }
+  ACL_SIM_REQUIRE(s->device().id() == device_id_, HCCL_E_PARA, "the stream belongs to device ", s->device().id(),
+                  ", but this rank's communicator is on device ", device_id_);
+  std::shared_ptr<Communicator> self = shared_from_this();
+  s->enqueue([self, desc = std::move(desc)] {
+    try {
+      self->execute(desc);
+    } catch (const Error& e) {
+      throw Error(stream_code_for(e.code()), str(result_name(e.code()), " (", e.code(), "): ", e.what()));
+    }
+  });
+}
+
+void Communicator::execute(const OpDesc& desc) {
+  BlockingRegion blocking;  // lets the stream scheduler start drainers for the peers' streams
+  try {
+    throw_if_broken();
+    run(desc, Deadline::after(exec_timeout_s_));
+  } catch (const Error& e) {
+    const std::string msg = str(kind_name(desc.kind), " on rank ", rank_, ": ", e.what());
+    record_failure(e.code(), msg);
+    ACL_SIM_LOG_ERROR("HCCL", msg);
+    throw Error(e.code(), msg);
+  } catch (const std::exception& e) {
+    record_failure(HCCL_E_INTERNAL, e.what());
+    throw Error(HCCL_E_INTERNAL, e.what());
+  }
+}
+
+LocalCommunicator::LocalCommunicator(std::shared_ptr<LocalGroup> group, uint32_t rank, int32_t device_id)
+    : Communicator(rank, group->size(), device_id), group_(std::move(group)) {}
+
+void LocalCommunicator::run(const OpDesc& desc, const Deadline& deadline) {
+  if (desc.kind == OpKind::kSend)
+    return group_->send(rank(), desc.root, desc.send, desc.count, desc.dtype, deadline);
+  if (desc.kind == OpKind::kRecv)
+    return group_->recv(desc.root, rank(), desc.recv, desc.count, desc.dtype, deadline);
+  run_local_collective(*group_, rank(), seq_.fetch_add(1), desc, deadline);
+}
+
+TransportCommunicator::TransportCommunicator(std::unique_ptr<PeerTransport> transport, int32_t device_id)
+    : Communicator(transport->rank(), transport->size(), device_id),
+      transport_(std::move(transport)),
+      send_seq_(size(), 0),
+      recv_seq_(size(), 0) {}
+
+void TransportCommunicator::run(const OpDesc& desc, const Deadline& deadline) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (desc.kind == OpKind::kSend) return p2p_send(*transport_, send_seq_[desc.root]++, desc, deadline);
+  if (desc.kind == OpKind::kRecv) return p2p_recv(*transport_, recv_seq_[desc.root]++, desc, deadline);
+  run_p2p_collective(*transport_, seq_++, desc, deadline);
+}
+
+HandleTable<Communicator>& comm_table() {
+  static HandleTable<Communicator> table;
+  return table;
+}
+
+std::shared_ptr<Communicator> find_comm(const void* handle) {
+  ACL_SIM_REQUIRE(handle, HCCL_E_PTR, "comm is NULL");
+  auto c = comm_table().find(handle);
+  ACL_SIM_REQUIRE(c, HCCL_E_PARA, "comm ", handle, " is not a live communicator (destroyed or never created)");
+  return c;
+}
+
+void* add_comm(std::shared_ptr<Communicator> c) {
+  static std::once_flag hook;
+  std::call_once(hook, [] {
+    Runtime::get().on_finalize("hccl", [] { comm_table().clear(); });
+  });
+  return comm_table().add(std::move(c));
+}
+
+}  // namespace acl_sim::hccl

@@ -1,0 +1,96 @@
+// HcclComm: one rank of a communicator. Collectives are stream tasks that
+// block their drainer (inside a BlockingRegion) until the peers took part;
+// failures become the communicator's async error (HcclGetCommAsyncError) and
+// the stream's error.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <acl/acl_base.h>
+
+#include "common/handle_table.h"
+#include "hccl/hccl_types.h"
+#include "hccl/local_group.h"
+#include "hccl/op_desc.h"
+#include "hccl/transport.h"
+
+namespace acl_sim::hccl {
+
+class Communicator : public std::enable_shared_from_this<Communicator> {
+ public:
+  Communicator(uint32_t rank, uint32_t size, int32_t device_id);
+  virtual ~Communicator() = default;
+
+  uint32_t rank() const { return rank_; }
+  uint32_t size() const { return size_; }
+  int32_t device_id() const { return device_id_; }
+
+  /** Queue @p desc on @p stream (0 = the current context's default stream); the stream must belong to
+   *  this rank's device. Throws Error(HcclResult). Returns at once; the collective runs in stream order. */
+  void enqueue(aclrtStream stream, OpDesc desc);
+  /** Run one collective on the calling thread (what the stream task does). Throws Error(HcclResult);
+   *  a failure is also recorded as the async error. */
+  void execute(const OpDesc& desc);
+
+  /** HCCL_SUCCESS, or the HcclResult of the first failed collective. */
+  HcclResult async_error() const { return static_cast<HcclResult>(async_error_.load()); }
+  std::string async_message() const;
+  /** Throws the async error if it broke the communicator (timeouts do; a validated mismatch does not). */
+  void throw_if_broken() const;
+
+ protected:
+  virtual void run(const OpDesc& desc, const Deadline& deadline) = 0;
+
+ private:
+  void record_failure(int code, const std::string& message);
+
+  uint32_t rank_, size_;
+  int32_t device_id_;
+  double exec_timeout_s_;
+  std::atomic<int> async_error_{HCCL_SUCCESS};
+  std::atomic<bool> broken_{false};
+  mutable std::mutex mu_;
+  std::string async_message_;
+};
+
+/** A rank of an in-process communicator. */
+class LocalCommunicator : public Communicator {
+ public:
+  LocalCommunicator(std::shared_ptr<LocalGroup> group, uint32_t rank, int32_t device_id);
+
+ protected:
+  void run(const OpDesc& desc, const Deadline& deadline) override;
+
+ private:
+  std::shared_ptr<LocalGroup> group_;
+  std::atomic<uint64_t> seq_{0};
+};
+
+/** A rank of a communicator whose peers are other processes (PeerTransport, e.g. MPI). */
+class TransportCommunicator : public Communicator {
+ public:
+  TransportCommunicator(std::unique_ptr<PeerTransport> transport, int32_t device_id);
+
+ protected:
+  void run(const OpDesc& desc, const Deadline& deadline) override;
+
+ private:
+  std::unique_ptr<PeerTransport> transport_;
+  std::mutex mu_;  // one collective at a time per communicator, in issue order
+  uint64_t seq_ = 0;
+  std::vector<uint64_t> send_seq_, recv_seq_;
+};
+
+/** Live communicators (HcclComm handles). Cleared at aclFinalize. */
+HandleTable<Communicator>& comm_table();
+/** The live communicator for @p handle; throws Error(HCCL_E_PTR) for NULL, HCCL_E_PARA for unknown. */
+std::shared_ptr<Communicator> find_comm(const void* handle);
+/** Register @p c and return its handle (registers the aclFinalize hook on first use). */
+void* add_comm(std::shared_ptr<Communicator> c);
+
+}  // namespace acl_sim::hccl
