@@ -21,6 +21,7 @@ PROFILE_PIPELINE = [
     ("fold_bn", fold_bn.run),
     ("layernorm_pattern", layernorm_pattern.run),
     ("fuse_activation", fuse_activation.run),
+    ("simplify", simplify.run),
     ("precision", precision.run),
     ("dce", dce.run),
 ]
