@@ -1,0 +1,64 @@
+"""Helpers for the ATC tests: build tiny ONNX graphs, compile them, check the .om against onnxruntime."""
+from __future__ import annotations
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from acl_sim.compiler import compile_model
+from acl_sim.compiler.om_reader import read_om
+from acl_sim.compiler.om_to_onnx import to_onnx
+
+
+def make_model(nodes, inputs, outputs, inits=(), opset=13):
+    """inputs/outputs: [(name, shape)] float32 (or (name, shape, elem_type)); inits: {name: array}."""
+    def vi(spec):
+        name, shape = spec[0], spec[1]
+        elem = spec[2] if len(spec) > 2 else TensorProto.FLOAT
+        return helper.make_tensor_value_info(name, elem, shape)
+
+    graph = helper.make_graph(nodes, "tiny", [vi(s) for s in inputs], [vi(s) for s in outputs],
+                              initializer=[numpy_helper.from_array(np.asarray(v), k) for k, v in dict(inits).items()])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 7
+    return model
+
+
+def ort_run(model, feeds):
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.log_severity_level = 3
+    data = model.SerializeToString() if isinstance(model, onnx.ModelProto) else model
+    return ort.InferenceSession(data, so, providers=["CPUExecutionProvider"]).run(None, feeds)
+
+
+def compile_and_compare(model, tmp_path, feeds_per_profile, name="m", rtol=1e-4, atol=1e-5, **options):
+    """Compiles `model`, rebuilds each profile of the .om as ONNX and checks it against the source on ORT.
+
+    Returns (report, OmFile)."""
+    options.setdefault("cache", False)
+    report = compile_model(model, str(tmp_path / name), **options)
+    om = read_om(report["om_path"])
+    source = model if isinstance(model, onnx.ModelProto) else onnx.load(model)
+    for profile, feeds in enumerate(feeds_per_profile):
+        expected = ort_run(source, feeds)
+        got = ort_run(to_onnx(om, profile), feeds)
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected):
+            assert g.shape == e.shape
+            np.testing.assert_allclose(g.astype(np.float64), e.astype(np.float64), rtol=rtol, atol=atol)
+    return report, om
+
+
+def pass_stats(report, name, profile=0):
+    """The report entry of pass `name` (first match for that profile)."""
+    for entry in report["passes"]:
+        if entry["pass"] == name and entry["profile"] in (profile, None):
+            return entry
+    raise AssertionError(f"pass {name} not in report: {[e['pass'] for e in report['passes']]}")
+
+
+def ops_of(om, profile=0):
+    return [n["op"] for n in om.profile(profile)["nodes"]]
