@@ -49,11 +49,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         raw = parse_argv(argv)
         if raw.get("singleop"):
-            from . import singleop  # owned by the aclop/mdl side
+            try:
+                from . import singleop  # owned by the aclop/mdl side
+            except ImportError as exc:
+                raise CompileError(f"--singleop is not available ({exc})") from None
 
             return int(singleop.main(argv) or 0)
         if not raw.get("model"):
             raise CompileError("--model is required")
+        if not raw.get("soc_version"):
+            raise CompileError("--soc_version is required (e.g. --soc_version=Ascend910B1)")
         if "mode" in raw and str(raw.pop("mode")) != "0":
             raise CompileError("only --mode=0 (model conversion) is supported")
         model = raw.pop("model")
@@ -68,6 +73,14 @@ def main(argv: list[str] | None = None) -> int:
     except MemoryError:
         print("ATC run failed: out of memory", file=sys.stderr)
         return 1
+    except Exception as exc:  # a compiler bug: still one line, the traceback on request
+        import os
+
+        if os.environ.get("ACL_SIM_ATC_DEBUG"):
+            raise
+        print(f"ATC run failed: internal error ({type(exc).__name__}: {exc}); "
+              f"set ACL_SIM_ATC_DEBUG=1 for the traceback", file=sys.stderr)
+        return 2
     if raw.get("log", "error").lower() in ("info", "debug"):
         _print_report(report, sys.stdout)
     print("ATC run success, welcome to the next use.")
