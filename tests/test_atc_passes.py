@@ -268,3 +268,20 @@ def test_precision_numerics_fp16_close(tmp_path):
     model = conv_model([_act("Relu", "c", "y")])
     compile_and_compare(model, tmp_path, [{"x": randn(1, 3, 8, 8)}], precision_mode="force_fp16",
                         rtol=2e-2, atol=2e-2)
+
+
+def test_output_type_fp16_alone(tmp_path):
+    from acl_sim.compiler import compile_model
+    from acl_sim.compiler.om_reader import read_om
+
+    report = compile_model(_precision_model(), str(tmp_path / "o16"), output_type="FP16", cache=False)
+    om = read_om(report["om_path"])
+    assert ops_of(om) == ["Gemm", "Softmax", "Relu", "Cast"]
+    assert om.iodesc["outputs"][0]["dtype"] == 1
+
+
+def test_dce_drops_unread_optional_outputs(tmp_path):
+    nodes = [helper.make_node("MaxPool", ["x"], ["p", "idx"], kernel_shape=[2, 2], strides=[2, 2])]
+    model = make_model(nodes, [("x", [1, 2, 4, 4])], [("p", None)])
+    _, om = compile_and_compare(model, tmp_path, [{"x": randn(1, 2, 4, 4)}])
+    assert len(om.profile(0)["nodes"][0]["outputs"]) == 1

@@ -47,6 +47,7 @@ def load_model(model):
                 load_external_data_for_model(proto, base_dir)
             except OSError as exc:
                 raise CompileError(f"cannot read external weights: {exc}") from None
+            data = proto.SerializeToString()  # the cache key must cover the external weights too
     return proto, data
 
 

@@ -1,8 +1,9 @@
 """The ONNX op types the acl_sim runtime executes (csrc/kernels registry), at the canonical opset.
 
 ATC rejects any other op that survives folding, naming the op type and node.
-Kept static so the compiler runs without the C++ core; the model loader
-re-checks against the live registry when it loads an .om.
+Kept static so the compiler runs without the C++ core (the kernel library
+registers ONNX op types by the same names; an op missing there fails at model
+load, not here).
 """
 from __future__ import annotations
 

@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from ..ir import Graph
 
+# Ops whose trailing outputs are optional in ONNX: unread ones are dropped so the runtime skips them.
+OPTIONAL_TRAILING_OUTPUTS = {"MaxPool", "BatchNormalization", "LayerNormalization", "Dropout"}
+
 
 def run(g: Graph, ctx) -> dict:
     live = set(g.outputs)
@@ -11,6 +14,9 @@ def run(g: Graph, ctx) -> dict:
         if any(o in live for o in node.outputs if o):
             kept.append(node)
             live.update(i for i in node.inputs if i)
+            if node.op in OPTIONAL_TRAILING_OUTPUTS:
+                while len(node.outputs) > 1 and node.outputs[-1] not in live:
+                    node.outputs.pop()
     removed = len(g.nodes) - len(kept)
     g.nodes = kept[::-1]
     dead_consts = [name for name in g.consts if name not in live]

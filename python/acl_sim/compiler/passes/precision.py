@@ -84,7 +84,8 @@ def run(g: Graph, ctx) -> dict:
                 stats["casts"] += 1
         return casts[key]
 
-    for node in g.nodes if mode not in ("force_fp32", "must_keep_origin_dtype", "allow_fp32_to_fp16") else []:
+    keep_fp32 = mode in ("force_fp32", "must_keep_origin_dtype", "allow_fp32_to_fp16")
+    for node in [] if keep_fp32 else g.nodes:
         fixed = FIXED_INPUTS.get(node.op, set())
         data_in = [i for k, i in enumerate(node.inputs) if i and k not in fixed and g.dtype(i).kind == "f"]
         float_out = [o for o in node.outputs if o and g.dtype(o) is not None and g.dtype(o).kind == "f"]
@@ -105,7 +106,8 @@ def run(g: Graph, ctx) -> dict:
         for o in float_out:
             g.dtypes[o] = want
         new_nodes.append(node)
-    g.nodes = new_nodes
+    if not keep_fp32:
+        g.nodes = new_nodes
     # Graph outputs: cast back to the requested output type.
     out_dtype = F16 if output_type == "FP16" else F32
     producers = g.producers()
