@@ -285,3 +285,17 @@ def test_dce_drops_unread_optional_outputs(tmp_path):
     model = make_model(nodes, [("x", [1, 2, 4, 4])], [("p", None)])
     _, om = compile_and_compare(model, tmp_path, [{"x": randn(1, 2, 4, 4)}])
     assert len(om.profile(0)["nodes"][0]["outputs"]) == 1
+
+
+def test_fold_bias_and_bn_into_conv_transpose(tmp_path):
+    c = 3
+    bn = {"g": randn(c) + 1, "be": randn(c), "mu": randn(c), "var": np.abs(randn(c)) + 0.5}
+    nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["t"], strides=[2, 2], kernel_shape=[2, 2]),
+             helper.make_node("Add", ["t", "bias"], ["a"]),
+             helper.make_node("BatchNormalization", ["a", "g", "be", "mu", "var"], ["bn"]),
+             helper.make_node("Relu", ["bn"], ["y"])]
+    model = make_model(nodes, [("x", [1, 2, 4, 4])], [("y", None)],
+                       dict(bn, w=randn(2, c, 2, 2), bias=randn(1, c, 1, 1)))
+    _, om = compile_and_compare(model, tmp_path, [{"x": randn(1, 2, 4, 4)}])
+    assert ops_of(om) == ["ConvTranspose"]
+    assert om.profile(0)["nodes"][0]["attrs"]["activation"] == "Relu"

@@ -1,6 +1,6 @@
 """Fold inference BatchNormalization (and constant per-channel Mul/Add) into the producer.
 
-Conv -> BN becomes one Conv with W' = W * s and B' = (B - mean) * s + beta,
+Conv/ConvTranspose -> BN becomes one Conv with W' = W * s and B' = (B - mean) * s + beta,
 s = gamma / sqrt(var + eps); Gemm -> BN the same along the output columns.
 A per-channel constant Mul or Add right after Conv/Gemm or BN (the Caffe2
 "Scale" layers of the light models) folds the same way.
@@ -38,6 +38,8 @@ def _weight_layout(g: Graph, node: Node):
         return None
     if node.op == "Conv":
         return w, 0
+    if node.op == "ConvTranspose" and node.attrs.get("group", 1) == 1:
+        return w, 1  # weight is [C_in, C_out, k...]
     if node.op == "Gemm" and (len(node.inputs) < 3 or not node.inputs[2] or g.is_const(node.inputs[2])):
         if node.attrs.get("alpha", 1.0) != 1.0:
             return None
@@ -99,7 +101,7 @@ def run(g: Graph, ctx) -> dict:
             other = node.inputs[0]
         else:
             other = node.inputs[1] if node.op != "BatchNormalization" else None
-        if prod is None or not _single_reader(g, uses, x) or prod.op not in ("Conv", "Gemm",
+        if prod is None or not _single_reader(g, uses, x) or prod.op not in ("Conv", "ConvTranspose", "Gemm",
                                                                              "BatchNormalization"):
             continue
         shape = g.shape(x)
