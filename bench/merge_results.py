@@ -1,0 +1,37 @@
+"""Build bench/RESULTS.md from the per-area result files in bench/results/.
+
+    python bench/merge_results.py
+
+Each bench/results/<area>.md starts with the command that reproduces it.
+"""
+import os
+import platform
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ORDER = ["rt", "exec", "kerna", "kernb", "atc", "model", "mdlapi", "hccl", "prof"]
+
+
+def main() -> None:
+    results = os.path.join(HERE, "results")
+    names = sorted(f[:-3] for f in os.listdir(results) if f.endswith(".md"))
+    names.sort(key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER))
+    try:
+        cpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+        model = next((l.split(":", 1)[1].strip() for l in cpu.splitlines() if l.startswith("Model name")), "?")
+    except OSError:
+        model = "?"
+    out = ["# acl_sim benchmark results", "",
+           f"Machine: {model}, {os.cpu_count()} host cores, Python {platform.python_version()}.",
+           "Every figure is a ratio to a reference measured in the same run (NumPy/OpenBLAS, onnxruntime, memcpy).",
+           "Each section names the command that reproduces it. Regenerate this file with `python bench/merge_results.py`.",
+           ""]
+    for n in names:
+        with open(os.path.join(results, n + ".md"), encoding="utf-8") as f:
+            out.append(f.read().rstrip() + "\n")
+    with open(os.path.join(HERE, "RESULTS.md"), "w", encoding="utf-8") as f:
+        f.write("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
