@@ -14,7 +14,7 @@ from acl_sim.compiler.cli import main
 from acl_sim.compiler.om_reader import read_om
 from atc_util import make_model
 
-PASSES = ["normalize", "const_fold", "shape_infer", "simplify", "dce", "matmul_add_to_gemm", "fold_bn",
+PASSES = ["normalize", "const_fold", "shape_infer", "simplify", "dce", "matmul_add_to_gemm", "fold_bn", "softmax_pattern",
           "layernorm_pattern", "fuse_activation", "precision", "memory_plan"]
 
 

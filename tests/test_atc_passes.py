@@ -299,3 +299,13 @@ def test_fold_bias_and_bn_into_conv_transpose(tmp_path):
     _, om = compile_and_compare(model, tmp_path, [{"x": randn(1, 2, 4, 4)}])
     assert ops_of(om) == ["ConvTranspose"]
     assert om.profile(0)["nodes"][0]["attrs"]["activation"] == "Relu"
+
+
+def test_softmax_pattern(tmp_path):
+    nodes = [helper.make_node("ReduceMax", ["x"], ["m"], axes=[1]), helper.make_node("Sub", ["x", "m"], ["d"]),
+             helper.make_node("Exp", ["d"], ["e"]), helper.make_node("ReduceSum", ["e", "ax"], ["s"]),
+             helper.make_node("Div", ["e", "s"], ["y"])]
+    model = make_model(nodes, [("x", [2, 5, 3])], [("y", None)], {"ax": np.array([1], np.int64)})
+    report, om = compile_and_compare(model, tmp_path, [{"x": randn(2, 5, 3, scale=3)}])
+    assert pass_stats(report, "softmax_pattern")["softmaxes"] == 1
+    assert ops_of(om) == ["Softmax"] and om.profile(0)["nodes"][0]["attrs"] == {"axis": 1}
