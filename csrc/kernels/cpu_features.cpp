@@ -1,0 +1,44 @@
+#include "kernels/cpu_features.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace acl_sim {
+namespace {
+
+CpuFeatures detect() {
+  CpuFeatures f;
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  f.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  f.avx512 = f.avx2 && __builtin_cpu_supports("avx512f");
+  f.f16c = __builtin_cpu_supports("f16c");
+#endif
+  f.isa = f.avx512 ? KernelIsa::kAvx512 : f.avx2 ? KernelIsa::kAvx2 : KernelIsa::kScalar;
+  // The env var only lowers the level: asking for an ISA the CPU lacks keeps the detected one.
+  if (const char* cap = std::getenv("ACL_SIM_KERNEL_ISA")) {
+    KernelIsa want = f.isa;
+    if (std::strcmp(cap, "scalar") == 0) want = KernelIsa::kScalar;
+    else if (std::strcmp(cap, "avx2") == 0) want = KernelIsa::kAvx2;
+    else if (std::strcmp(cap, "avx512") == 0) want = KernelIsa::kAvx512;
+    if (static_cast<int>(want) < static_cast<int>(f.isa)) f.isa = want;
+  }
+  return f;
+}
+
+}  // namespace
+
+const CpuFeatures& cpu_features() {
+  static const CpuFeatures features = detect();
+  return features;
+}
+
+const char* kernel_isa_name(KernelIsa isa) {
+  switch (isa) {
+    case KernelIsa::kAvx512: return "avx512";
+    case KernelIsa::kAvx2: return "avx2";
+    default: return "scalar";
+  }
+}
+
+}  // namespace acl_sim

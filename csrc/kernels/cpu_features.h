@@ -1,0 +1,25 @@
+// Which SIMD instruction sets the kernels may use on this host.
+//
+// Detected once from CPUID (via the compiler's __builtin_cpu_supports). The
+// environment variable ACL_SIM_KERNEL_ISA=scalar|avx2|avx512 caps the choice,
+// so tests and benchmarks can exercise every code path on one machine.
+#pragma once
+
+namespace acl_sim {
+
+enum class KernelIsa { kScalar = 0, kAvx2 = 1, kAvx512 = 2 };
+
+struct CpuFeatures {
+  bool avx2 = false;     // AVX2 + FMA
+  bool avx512 = false;   // AVX-512 F (+ the FMA it implies)
+  bool f16c = false;
+  KernelIsa isa = KernelIsa::kScalar;  // best allowed ISA after the env cap
+};
+
+/** Features of the host, computed once (thread-safe). */
+const CpuFeatures& cpu_features();
+
+/** "scalar", "avx2" or "avx512". */
+const char* kernel_isa_name(KernelIsa isa);
+
+}  // namespace acl_sim

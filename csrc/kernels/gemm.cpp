@@ -1,0 +1,236 @@
+// GEMM driver: blocking, packing and threading around the micro-kernels.
+//
+// The output is cut into MC x NC tiles; each tile is one thread-pool index
+// (work-stealing balances uneven tiles). A tile walks K in KC slices: it packs
+// its KC x NC slice of B (L2-resident) and, per MR-row micro-panel of A
+// (L1-resident), sweeps the B strips with the micro-kernel. Packing is per
+// tile, so there is no barrier between threads; tiles are shaped so B is
+// packed as few times as possible (convolution's B is the costly im2col).
+#include "kernels/gemm.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "executor/thread_pool.h"
+#include "kernels/gemm_microkernel.h"
+
+namespace acl_sim {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
+
+/** A grow-only 64-byte-aligned scratch buffer per thread and purpose. */
+struct Scratch {
+  float* data = nullptr;
+  size_t capacity = 0;
+  ~Scratch() { std::free(data); }
+  float* get(size_t n) {
+    if (n > capacity) {
+      std::free(data);
+      capacity = std::max(n, capacity * 2);
+      data = static_cast<float*>(std::aligned_alloc(64, round_up(static_cast<int64_t>(capacity * sizeof(float)), 64)));
+      if (!data) throw std::bad_alloc();
+    }
+    return data;
+  }
+};
+thread_local Scratch t_pack_a, t_pack_b;
+
+/** Env-tunable block sizes (ACL_SIM_GEMM_KC / _MC / _NC) for benchmarking; 0 = default. */
+int64_t env_int(const char* name, int64_t def) {
+  const char* v = std::getenv(name);
+  if (!v) return def;
+  int64_t x = std::atoll(v);
+  return x > 0 ? x : def;
+}
+
+struct Blocking {
+  int64_t kc, mc, nc;
+};
+
+Blocking choose_blocking(int64_t M, int64_t N, int64_t K, const MicroKernelSet& mk, bool parallel) {
+  static const int64_t kc_max = env_int("ACL_SIM_GEMM_KC", 256);
+  static const int64_t mc_max = env_int("ACL_SIM_GEMM_MC", 512);
+  static const int64_t nc_max = env_int("ACL_SIM_GEMM_NC", 480);
+  const int64_t threads = static_cast<int64_t>(ThreadPool::instance().concurrency());
+  const int64_t nr_unit = mk.lanes;  // strips may be narrower than the widest kernel
+  Blocking b;
+  b.kc = K == 0 ? 1 : ceil_div(K, ceil_div(K, kc_max));
+  int64_t mb = ceil_div(M, mc_max), nb = ceil_div(N, nc_max);
+  // Enough tiles to feed every thread twice when the work is worth it; split N
+  // first (re-packs only A), then M (re-packs B, the costlier operand for conv).
+  const double flops = 2.0 * M * N * std::max<int64_t>(K, 1);
+  const int64_t want = !parallel || flops < 1e6 ? 1 : (flops < 1e7 ? threads : 2 * threads);
+  while (mb * nb < want) {
+    if (N / (nb + 1) >= 3 * mk.max_nv * mk.lanes) {
+      ++nb;
+    } else if (M / (mb + 1) >= 4 * mk.mr) {
+      ++mb;
+    } else {
+      break;
+    }
+  }
+  b.mc = round_up(ceil_div(M, mb), mk.mr);
+  b.nc = round_up(ceil_div(N, nb), nr_unit);
+  return b;
+}
+
+/** Pack rows [m0, m0+mc) x cols [k0, k0+kc) of alpha*A into MR-row micro-panels (zero-padded rows). */
+void pack_a(const MatrixRef& A, float alpha, int64_t m0, int64_t mc, int64_t k0, int64_t kc, int mr, float* dst) {
+  for (int64_t p = 0; p < mc; p += mr) {
+    const int64_t rows = std::min<int64_t>(mr, mc - p);
+    float* panel = dst + p * kc;
+    if (A.rs == 1 && rows == mr) {  // columns contiguous: copy MR floats per k
+      for (int64_t k = 0; k < kc; ++k) {
+        const float* src = A.data + (k0 + k) * A.cs + (m0 + p);
+        for (int i = 0; i < mr; ++i) panel[k * mr + i] = alpha * src[i];
+      }
+      continue;
+    }
+    for (int64_t i = 0; i < rows; ++i) {
+      const float* src = A.data + (m0 + p + i) * A.rs + k0 * A.cs;
+      if (A.cs == 1) {
+        for (int64_t k = 0; k < kc; ++k) panel[k * mr + i] = alpha * src[k];
+      } else {
+        for (int64_t k = 0; k < kc; ++k) panel[k * mr + i] = alpha * src[k * A.cs];
+      }
+    }
+    for (int64_t i = rows; i < mr; ++i)
+      for (int64_t k = 0; k < kc; ++k) panel[k * mr + i] = 0.f;
+  }
+}
+
+struct GemmJob {
+  int64_t M, N, K;
+  float alpha, beta;
+  const MatrixRef* A;
+  const BPanelSource* B;
+  float* C;
+  int64_t ldc;
+  const GemmEpilogue* ep;
+  const MicroKernelSet* mk;
+  Blocking blk;
+  int64_t n_tiles_n;
+};
+
+/** Width of the strip starting at column offset j of an nc-wide tile: the widest kernel, narrowed at the edge. */
+int64_t strip_width(int64_t remaining, const MicroKernelSet& mk) {
+  const int64_t widest = mk.max_nv * mk.lanes;
+  return remaining >= widest ? widest : round_up(remaining, mk.lanes);
+}
+
+void run_tile(const GemmJob& job, size_t index) {
+  const MicroKernelSet& mk = *job.mk;
+  const int64_t tm = static_cast<int64_t>(index) / job.n_tiles_n, tn = static_cast<int64_t>(index) % job.n_tiles_n;
+  const int64_t m0 = tm * job.blk.mc, n0 = tn * job.blk.nc;
+  const int64_t mc = std::min(job.blk.mc, job.M - m0), nc = std::min(job.blk.nc, job.N - n0);
+  if (mc <= 0 || nc <= 0) return;
+  float* C = job.C;
+  const int64_t ldc = job.ldc;
+
+  if (job.beta != 0.f && job.beta != 1.f) {
+    for (int64_t i = 0; i < mc; ++i) {
+      float* row = C + (m0 + i) * ldc + n0;
+      for (int64_t j = 0; j < nc; ++j) row[j] *= job.beta;
+    }
+  }
+  if (job.K == 0 && job.beta == 0.f) {
+    for (int64_t i = 0; i < mc; ++i) std::memset(C + (m0 + i) * ldc + n0, 0, nc * sizeof(float));
+  }
+
+  const int64_t kc_max = job.blk.kc;
+  const int64_t mc_pad = round_up(mc, mk.mr);
+  const int64_t nc_pad = round_up(nc, mk.lanes);
+  float* a_pack = t_pack_a.get(static_cast<size_t>(mc_pad * kc_max));
+  float* b_pack = t_pack_b.get(static_cast<size_t>(nc_pad * kc_max));
+
+  for (int64_t k0 = 0; k0 < job.K; k0 += kc_max) {
+    const int64_t kc = std::min(kc_max, job.K - k0);
+    const bool accumulate = k0 > 0 || job.beta != 0.f;
+    // Pack this tile's B slice strip by strip (each strip kc x width, contiguous).
+    for (int64_t j = 0; j < nc;) {
+      const int64_t width = strip_width(nc - j, mk);
+      job.B->pack(k0, kc, n0 + j, std::min(width, nc - j), width, b_pack + j * kc);
+      j += width;
+    }
+    pack_a(*job.A, job.alpha, m0, mc, k0, kc, mk.mr, a_pack);
+    for (int64_t i = 0; i < mc; i += mk.mr) {
+      const int m_valid = static_cast<int>(std::min<int64_t>(mk.mr, mc - i));
+      const float* a_panel = a_pack + i * kc;
+      float* c_row = C + (m0 + i) * ldc + n0;
+      for (int64_t j = 0; j < nc;) {
+        const int64_t width = strip_width(nc - j, mk);
+        const int n_valid = static_cast<int>(std::min(width, nc - j));
+        mk.fn[width / mk.lanes - 1](kc, a_panel, b_pack + j * kc, c_row + j, ldc, m_valid, n_valid, accumulate);
+        j += width;
+      }
+    }
+  }
+
+  const GemmEpilogue& ep = *job.ep;
+  if (ep.row_bias || ep.col_bias || !ep.act.none()) {
+    for (int64_t i = 0; i < mc; ++i) {
+      float* row = C + (m0 + i) * ldc + n0;
+      const float rb = ep.row_bias ? ep.row_bias[m0 + i] : 0.f;
+      if (ep.col_bias) {
+        if (rb != 0.f)
+          for (int64_t j = 0; j < nc; ++j) row[j] += rb;
+        bias_row_activation(row, static_cast<size_t>(nc), ep.col_bias + n0, ep.act);
+      } else {
+        bias_activation(row, static_cast<size_t>(nc), rb, ep.act);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void MatrixPanelSource::pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const {
+  const MatrixRef& B = m_;
+  if (B.cs == 1) {  // rows contiguous: one copy per k
+    for (int64_t k = 0; k < kc; ++k) {
+      float* d = dst + k * width;
+      std::memcpy(d, B.data + (k0 + k) * B.rs + n0, n_valid * sizeof(float));
+      for (int64_t j = n_valid; j < width; ++j) d[j] = 0.f;
+    }
+    return;
+  }
+  for (int64_t j = 0; j < n_valid; ++j) {
+    const float* src = B.data + (n0 + j) * B.cs + k0 * B.rs;
+    if (B.rs == 1) {
+      for (int64_t k = 0; k < kc; ++k) dst[k * width + j] = src[k];
+    } else {
+      for (int64_t k = 0; k < kc; ++k) dst[k * width + j] = src[k * B.rs];
+    }
+  }
+  if (n_valid < width)
+    for (int64_t k = 0; k < kc; ++k)
+      for (int64_t j = n_valid; j < width; ++j) dst[k * width + j] = 0.f;
+}
+
+void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const BPanelSource& B, float beta,
+              float* C, int64_t ldc, const GemmEpilogue& ep, bool parallel) {
+  if (M <= 0 || N <= 0) return;
+  const MicroKernelSet& mk = micro_kernels();
+  GemmJob job{M, N, K, alpha, beta, &A, &B, C, ldc, &ep, &mk, choose_blocking(M, N, K, mk, parallel), 0};
+  job.n_tiles_n = ceil_div(N, job.blk.nc);
+  const size_t tiles = static_cast<size_t>(ceil_div(M, job.blk.mc) * job.n_tiles_n);
+  if (tiles == 1 || !parallel) {
+    for (size_t i = 0; i < tiles; ++i) run_tile(job, i);
+    return;
+  }
+  ThreadPool::instance().parallel_for(tiles, [&job](size_t i) { run_tile(job, i); });
+}
+
+void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const MatrixRef& B, float beta,
+              float* C, int64_t ldc, const GemmEpilogue& ep, bool parallel) {
+  MatrixPanelSource source(B);
+  gemm_f32(M, N, K, alpha, A, source, beta, C, ldc, ep, parallel);
+}
+
+const char* gemm_kernel_name() { return micro_kernels().name; }
+
+}  // namespace acl_sim

@@ -1,0 +1,70 @@
+// Packed, cache-blocked single-precision GEMM with register-tiled micro-kernels
+// (AVX-512 8x48, AVX2 6x16, portable 4x8), parallel over output tiles on
+// ThreadPool::instance(), with the bias + activation epilogue fused per tile.
+//
+//   C[M,N] = act(alpha * A[M,K] * B[K,N] + beta * C + bias)
+//
+// A is any strided matrix (so transposes cost nothing); B comes from a
+// BPanelSource, which lets convolution feed im2col panels straight into the
+// packing step (implicit GEMM) instead of materialising the column matrix.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/epilogue.h"
+
+namespace acl_sim {
+
+/** Read-only fp32 matrix view: element (i, j) is data[i*rs + j*cs]. */
+struct MatrixRef {
+  const float* data = nullptr;
+  int64_t rs = 0;  // row stride, in elements
+  int64_t cs = 1;  // column stride, in elements
+};
+
+/** Produces K x N panels of the B operand for packing. Must be thread-safe (const). */
+class BPanelSource {
+ public:
+  virtual ~BPanelSource() = default;
+  /**
+   * Write rows [k0, k0+kc) of columns [n0, n0+n_valid) into dst as kc rows of
+   * `width` floats: dst[k*width + j] = B(k0+k, n0+j); columns j in [n_valid, width) get 0.
+   */
+  virtual void pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const = 0;
+};
+
+/** BPanelSource over a strided matrix. */
+class MatrixPanelSource final : public BPanelSource {
+ public:
+  explicit MatrixPanelSource(MatrixRef m) : m_(m) {}
+  void pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const override;
+
+ private:
+  MatrixRef m_;
+};
+
+/** Bias and activation applied to each finished output tile. */
+struct GemmEpilogue {
+  const float* row_bias = nullptr;  // M values, added along each row (conv: per output channel)
+  const float* col_bias = nullptr;  // N values, added down each column (Gemm's C of shape [N])
+  Activation act;
+};
+
+/**
+ * C = act(alpha*A*B + beta*C + bias) for a row-major C with row stride ldc.
+ * beta == 0 means C is write-only (not read, so NaN garbage is fine).
+ * Runs on the caller plus the thread pool (only the caller when parallel is
+ * false, for callers that already spread independent GEMMs over the pool);
+ * blocks until done. Thread-safe.
+ */
+void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const BPanelSource& B, float beta,
+              float* C, int64_t ldc, const GemmEpilogue& ep = {}, bool parallel = true);
+
+/** Convenience overload with B as a strided matrix. */
+void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const MatrixRef& B, float beta,
+              float* C, int64_t ldc, const GemmEpilogue& ep = {}, bool parallel = true);
+
+/** "avx512 8x48" etc.: the micro-kernel the driver uses on this host (for benchmarks and logs). */
+const char* gemm_kernel_name();
+
+}  // namespace acl_sim

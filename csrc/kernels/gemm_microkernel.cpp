@@ -1,0 +1,150 @@
+// The micro-kernels: AVX-512 (8 rows x up to 3 vectors = 24 zmm accumulators),
+// AVX2 (6 rows x up to 2 vectors = 12 ymm accumulators) and a portable 4x8.
+#include "kernels/gemm_microkernel.h"
+
+#include "kernels/cpu_features.h"
+#include "kernels/gemm_simd.h"
+
+namespace acl_sim {
+namespace {
+
+#if defined(__x86_64__)
+using simd::V16;
+using simd::V8;
+
+// The body is a macro-free template per ISA: GCC needs the target attribute on
+// the function that holds the intrinsics, and a template cannot vary it by V.
+template <int MR, int NV>
+ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
+                                         int m_valid, int n_valid, bool accumulate) {
+  constexpr int W = 16;
+  __m512 acc[MR][NV];
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_setzero_ps();
+#pragma GCC unroll 2
+  for (int64_t k = 0; k < kc; ++k) {
+    __m512 bv[NV];
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) bv[j] = _mm512_loadu_ps(b + j * W);
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) {
+      __m512 av = _mm512_set1_ps(a[i]);
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_fmadd_ps(av, bv[j], acc[i][j]);
+    }
+    a += MR;
+    b += NV * W;
+  }
+  if (n_valid == NV * W) {
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) {
+      if (i >= m_valid) break;
+      float* row = c + i * ldc;
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) {
+        __m512 v = acc[i][j];
+        if (accumulate) v = _mm512_add_ps(v, _mm512_loadu_ps(row + j * W));
+        _mm512_storeu_ps(row + j * W, v);
+      }
+    }
+    return;
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) {
+    if (i >= m_valid) break;
+    float* row = c + i * ldc;
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) {
+      int n = n_valid - j * W;
+      if (n <= 0) break;
+      __mmask16 m = n >= W ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << n) - 1u);
+      __m512 v = acc[i][j];
+      if (accumulate) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, row + j * W));
+      _mm512_mask_storeu_ps(row + j * W, m, v);
+    }
+  }
+}
+
+template <int MR, int NV>
+ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int m_valid,
+                                     int n_valid, bool accumulate) {
+  constexpr int W = 8;
+  __m256 acc[MR][NV];
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) acc[i][j] = _mm256_setzero_ps();
+#pragma GCC unroll 2
+  for (int64_t k = 0; k < kc; ++k) {
+    __m256 bv[NV];
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) bv[j] = _mm256_loadu_ps(b + j * W);
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) {
+      __m256 av = _mm256_broadcast_ss(a + i);
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc[i][j] = _mm256_fmadd_ps(av, bv[j], acc[i][j]);
+    }
+    a += MR;
+    b += NV * W;
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) {
+    if (i >= m_valid) break;
+    float* row = c + i * ldc;
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) {
+      int n = n_valid - j * W;
+      if (n <= 0) break;
+      __m256 v = acc[i][j];
+      if (n >= W) {
+        if (accumulate) v = _mm256_add_ps(v, _mm256_loadu_ps(row + j * W));
+        _mm256_storeu_ps(row + j * W, v);
+      } else {
+        __m256i m = V8::mask(n);
+        if (accumulate) v = _mm256_add_ps(v, _mm256_maskload_ps(row + j * W, m));
+        _mm256_maskstore_ps(row + j * W, m, v);
+      }
+    }
+  }
+}
+#endif
+
+/** Portable path: plain loops the compiler vectorises for the baseline ISA. */
+template <int MR, int NR>
+void kernel_scalar(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int m_valid, int n_valid,
+                   bool accumulate) {
+  float acc[MR][NR] = {};
+  for (int64_t k = 0; k < kc; ++k) {
+    for (int i = 0; i < MR; ++i)
+      for (int j = 0; j < NR; ++j) acc[i][j] += a[i] * b[j];
+    a += MR;
+    b += NR;
+  }
+  for (int i = 0; i < m_valid; ++i)
+    for (int j = 0; j < n_valid; ++j) c[i * ldc + j] = accumulate ? c[i * ldc + j] + acc[i][j] : acc[i][j];
+}
+
+MicroKernelSet make_set() {
+#if defined(__x86_64__)
+  switch (cpu_features().isa) {
+    case KernelIsa::kAvx512:
+      return {"avx512 8x48", 8, 16, 3, {kernel_avx512<8, 1>, kernel_avx512<8, 2>, kernel_avx512<8, 3>, nullptr}};
+    case KernelIsa::kAvx2:
+      return {"avx2 6x16", 6, 8, 2, {kernel_avx2<6, 1>, kernel_avx2<6, 2>, nullptr, nullptr}};
+    default: break;
+  }
+#endif
+  return {"scalar 4x8", 4, 8, 1, {kernel_scalar<4, 8>, nullptr, nullptr, nullptr}};
+}
+
+}  // namespace
+
+const MicroKernelSet& micro_kernels() {
+  static const MicroKernelSet set = make_set();
+  return set;
+}
+
+}  // namespace acl_sim

@@ -1,0 +1,112 @@
+// Thin SIMD traits (AVX-512: 16 lanes, AVX2: 8 lanes) so one templated body
+// serves both instruction sets. Every member carries its target attribute, and
+// callers are instantiated inside functions with the same target, so this
+// header is safe to include from files compiled for plain x86-64.
+#pragma once
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#include <cstdint>
+
+// GCC 12 warns spuriously about _mm512_undefined_ps and about the vector ABI
+// of always-inline helpers used inside target("...") functions.
+#pragma GCC diagnostic ignored "-Wpsabi"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#define ACL_SIM_TARGET_AVX512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,fma,f16c")))
+#define ACL_SIM_TARGET_AVX2 __attribute__((target("avx2,fma,f16c")))
+// Members are plain inline (not always_inline): GCC refuses to force a target-specific
+// body into the generic templates that call it, but inlines it once those templates
+// are themselves inlined into a function with the same target.
+#define ACL_SIM_INLINE inline
+
+namespace acl_sim::simd {
+
+struct V16 {
+  using T = __m512;
+  static constexpr int W = 16;
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T zero() { return _mm512_setzero_ps(); }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T set1(float v) { return _mm512_set1_ps(v); }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T load(const float* p) { return _mm512_loadu_ps(p); }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE void store(float* p, T v) { _mm512_storeu_ps(p, v); }
+  /** Lanes [0, n) of p; the rest read as 0. */
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T load_n(const float* p, int n) {
+    return _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << n) - 1u), p);
+  }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE void store_n(float* p, T v, int n) {
+    _mm512_mask_storeu_ps(p, static_cast<__mmask16>((1u << n) - 1u), v);
+  }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T add(T a, T b) { return _mm512_add_ps(a, b); }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T sub(T a, T b) { return _mm512_sub_ps(a, b); }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T mul(T a, T b) { return _mm512_mul_ps(a, b); }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T div(T a, T b) { return _mm512_div_ps(a, b); }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T fma(T a, T b, T c) { return _mm512_fmadd_ps(a, b, c); }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T max(T a, T b) { return _mm512_max_ps(a, b); }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T min(T a, T b) { return _mm512_min_ps(a, b); }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T abs(T a) { return _mm512_abs_ps(a); }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T copysign(T mag, T sgn) {
+    return _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(_mm512_abs_ps(mag)),
+                                               _mm512_and_si512(_mm512_castps_si512(sgn), _mm512_set1_epi32(INT32_MIN))));
+  }
+  /** x >= 0 ? a : b */
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T select_ge0(T x, T a, T b) {
+    return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GE_OQ), b, a);
+  }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T round(T a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT); }
+  /** p * 2^n for integral n in [-127, 127]. */
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T ldexp(T p, T n) { return _mm512_scalef_ps(p, n); }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE float hsum(T v) { return _mm512_reduce_add_ps(v); }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE float hmax(T v) { return _mm512_reduce_max_ps(v); }
+};
+
+struct V8 {
+  using T = __m256;
+  static constexpr int W = 8;
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE __m256i mask(int n) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T zero() { return _mm256_setzero_ps(); }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T set1(float v) { return _mm256_set1_ps(v); }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T load(const float* p) { return _mm256_loadu_ps(p); }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE void store(float* p, T v) { _mm256_storeu_ps(p, v); }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T load_n(const float* p, int n) { return _mm256_maskload_ps(p, mask(n)); }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE void store_n(float* p, T v, int n) { _mm256_maskstore_ps(p, mask(n), v); }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T add(T a, T b) { return _mm256_add_ps(a, b); }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T sub(T a, T b) { return _mm256_sub_ps(a, b); }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T mul(T a, T b) { return _mm256_mul_ps(a, b); }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T div(T a, T b) { return _mm256_div_ps(a, b); }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T fma(T a, T b, T c) { return _mm256_fmadd_ps(a, b, c); }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T max(T a, T b) { return _mm256_max_ps(a, b); }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T min(T a, T b) { return _mm256_min_ps(a, b); }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T abs(T a) { return _mm256_andnot_ps(_mm256_set1_ps(-0.f), a); }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T copysign(T mag, T sgn) {
+    T sign = _mm256_set1_ps(-0.f);
+    return _mm256_or_ps(_mm256_andnot_ps(sign, mag), _mm256_and_ps(sign, sgn));
+  }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T select_ge0(T x, T a, T b) {
+    return _mm256_blendv_ps(b, a, _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_GE_OQ));
+  }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T round(T a) {
+    return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T ldexp(T p, T n) {
+    __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
+  }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE float hsum(T v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+  }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE float hmax(T v) {
+    __m128 s = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_max_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+  }
+};
+
+}  // namespace acl_sim::simd
+#endif

@@ -1,0 +1,107 @@
+// fp32 staging for the compute-heavy ops (MatMul, Gemm, Conv, ConvTranspose,
+// pooling): fp16 / bf16 tensors are widened to fp32 once (F16C bulk path),
+// computed with fp32 accumulation, and narrowed back with round-to-nearest-even.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "acl/acl_base.h"
+#include "common/error.h"
+#include "kernels/fp16.h"
+#include "kernels/op_registry.h"
+
+namespace acl_sim {
+
+inline bool is_float_dtype(int dtype) { return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
+
+inline const char* float_dtype_name(int dtype) {
+  return dtype == ACL_FLOAT ? "float32" : dtype == ACL_FLOAT16 ? "float16" : dtype == ACL_BF16 ? "bfloat16" : "other";
+}
+
+/** An input seen as fp32: points at the tensor itself when it is fp32, else at a widened copy. */
+class F32Input {
+ public:
+  F32Input() = default;
+  explicit F32Input(const TensorView& t) {
+    const size_t n = static_cast<size_t>(t.numel());
+    if (t.dtype == ACL_FLOAT) {
+      data_ = static_cast<const float*>(t.data);
+      return;
+    }
+    storage_.resize(n);
+    if (t.dtype == ACL_FLOAT16) half_to_float_n(static_cast<const uint16_t*>(t.data), storage_.data(), n);
+    else bf16_to_float_n(static_cast<const uint16_t*>(t.data), storage_.data(), n);
+    data_ = storage_.data();
+  }
+  const float* data() const { return data_; }
+
+ private:
+  const float* data_ = nullptr;
+  std::vector<float> storage_;
+};
+
+/** An output written as fp32: the tensor itself when fp32, else a buffer narrowed by commit(). */
+class F32Output {
+ public:
+  explicit F32Output(TensorView& t) : view_(&t) {
+    if (t.dtype == ACL_FLOAT) {
+      data_ = static_cast<float*>(t.data);
+    } else {
+      storage_.resize(static_cast<size_t>(t.numel()));
+      data_ = storage_.data();
+    }
+  }
+  float* data() { return data_; }
+  /** Narrows into the real output when it is not fp32. Call once, after computing. */
+  void commit() {
+    if (view_->dtype == ACL_FLOAT16)
+      float_to_half_n(data_, static_cast<uint16_t*>(view_->data), storage_.size());
+    else if (view_->dtype == ACL_BF16)
+      float_to_bf16_n(data_, static_cast<uint16_t*>(view_->data), storage_.size());
+  }
+
+ private:
+  TensorView* view_;
+  float* data_ = nullptr;
+  std::vector<float> storage_;
+};
+
+/**
+ * Checks that the op has at least `min_in` inputs (the first `required` present),
+ * at least `min_out` outputs, and that every present input and every output is
+ * one float dtype (fp32/fp16/bf16), shared by all. Returns that dtype.
+ */
+inline int require_float_io(const OpContext& ctx, size_t required, size_t min_out) {
+  ACL_SIM_REQUIRE(ctx.inputs.size() >= required, ACL_ERROR_OP_INPUT_NOT_MATCH, ctx.op_type, " expects at least ",
+                  required, " inputs, got ", ctx.inputs.size());
+  ACL_SIM_REQUIRE(ctx.outputs.size() >= min_out, ACL_ERROR_OP_OUTPUT_NOT_MATCH, ctx.op_type, " expects at least ",
+                  min_out, " outputs, got ", ctx.outputs.size());
+  for (size_t i = 0; i < required; ++i)
+    ACL_SIM_REQUIRE(ctx.inputs[i].present(), ACL_ERROR_OP_INPUT_NOT_MATCH, ctx.op_type, ": input ", i,
+                    " is required");
+  const int dtype = ctx.inputs[0].dtype;
+  ACL_SIM_REQUIRE(is_float_dtype(dtype), ACL_ERROR_OP_INPUT_NOT_MATCH, ctx.op_type,
+                  ": input 0 has unsupported dtype ", dtype, " (supported: float32, float16, bfloat16)");
+  for (size_t i = 0; i < ctx.inputs.size(); ++i) {
+    if (!ctx.inputs[i].present()) continue;
+    ACL_SIM_REQUIRE(ctx.inputs[i].dtype == dtype, ACL_ERROR_OP_INPUT_NOT_MATCH, ctx.op_type, ": input ", i,
+                    " has dtype ", ctx.inputs[i].dtype, " but input 0 has ", dtype);
+  }
+  for (size_t i = 0; i < min_out; ++i) {
+    ACL_SIM_REQUIRE(ctx.outputs[i].present() || ctx.outputs[i].numel() == 0, ACL_ERROR_OP_OUTPUT_NOT_MATCH,
+                    ctx.op_type, ": output ", i, " has no buffer");
+    ACL_SIM_REQUIRE(ctx.outputs[i].dtype == dtype, ACL_ERROR_OP_OUTPUT_NOT_MATCH, ctx.op_type, ": output ", i,
+                    " has dtype ", ctx.outputs[i].dtype, " but the inputs have ", dtype);
+  }
+  return dtype;
+}
+
+inline std::string shape_str(const std::vector<int64_t>& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? "," : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
+}  // namespace acl_sim
