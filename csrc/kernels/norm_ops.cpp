@@ -1,0 +1,333 @@
+// Normalisation ops: LayerNormalization, BatchNormalization (inference),
+// InstanceNormalization, GroupNormalization, LpNormalization,
+// MeanVarianceNormalization.
+//
+// All compute in float: float16/bfloat16/double tensors are converted to float
+// around the kernel (statistics in float32, as onnxruntime does for fp16).
+// Statistics use two passes (mean, then centred variance) for accuracy.
+#include <cmath>
+
+#include "kernels/broadcast.h"
+#include "kernels/elementwise_cast.h"
+
+namespace acl_sim::kern {
+namespace {
+
+/** Mean and 1/sqrt(var + eps) of a contiguous row. */
+struct RowStats {
+  ACL_SIM_INLINE void operator()(const float* x, int64_t n, float eps, float* mean_out, float* inv_out) const {
+    constexpr int kLanes = 16;
+    float acc[kLanes] = {};
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+      for (int j = 0; j < kLanes; ++j) acc[j] += x[i + j];
+    float s = 0;
+    for (int j = 0; j < kLanes; ++j) s += acc[j];
+    for (; i < n; ++i) s += x[i];
+    float mean = s / static_cast<float>(n);
+    float sq[kLanes] = {};
+    for (i = 0; i + kLanes <= n; i += kLanes)
+      for (int j = 0; j < kLanes; ++j) {
+        float d = x[i + j] - mean;
+        sq[j] += d * d;
+      }
+    float v = 0;
+    for (int j = 0; j < kLanes; ++j) v += sq[j];
+    for (; i < n; ++i) v += (x[i] - mean) * (x[i] - mean);
+    *mean_out = mean;
+    *inv_out = 1.f / std::sqrt(v / static_cast<float>(n) + eps);
+  }
+};
+
+/** y = (x - mean) * inv * scale[j] + bias[j] (bias may be null). */
+struct RowNormalize {
+  ACL_SIM_INLINE void operator()(const float* x, float* y, int64_t n, float mean, float inv, const float* scale,
+                                 const float* bias) const {
+    if (bias) {
+      for (int64_t j = 0; j < n; ++j) y[j] = (x[j] - mean) * inv * scale[j] + bias[j];
+    } else {
+      for (int64_t j = 0; j < n; ++j) y[j] = (x[j] - mean) * inv * scale[j];
+    }
+  }
+};
+
+/** y = x * a + b. */
+struct RowAffine {
+  ACL_SIM_INLINE void operator()(const float* x, float* y, int64_t n, float a, float b) const {
+    for (int64_t j = 0; j < n; ++j) y[j] = x[j] * a + b;
+  }
+};
+
+/** A tensor as float: the original buffer for float32, else a converted copy. */
+struct FloatBuf {
+  std::vector<float> store;
+  const float* ptr = nullptr;
+  FloatBuf(const OpContext& ctx, const TensorView& t) {
+    if (t.dtype == ACL_FLOAT) {
+      ptr = static_cast<const float*>(t.data);
+    } else {
+      ACL_SIM_REQUIRE(is_float_dtype(t.dtype), ACL_ERROR_UNSUPPORTED_DATA_TYPE, ctx.op_type, ": unsupported dtype ",
+                      dtype_name(t.dtype));
+      store.resize(static_cast<size_t>(t.numel()));
+      cast_elements(ctx, t.data, t.dtype, store.data(), ACL_FLOAT, t.numel());
+      ptr = store.data();
+    }
+  }
+};
+
+/** Output written as float: direct for float32, else through a temporary narrowed by finish(). */
+struct FloatOut {
+  TensorView* view;
+  std::vector<float> store;
+  float* ptr;
+  FloatOut(const OpContext& ctx, TensorView& t) : view(&t) {
+    ACL_SIM_REQUIRE(is_float_dtype(t.dtype), ACL_ERROR_UNSUPPORTED_DATA_TYPE, ctx.op_type, ": unsupported dtype ",
+                    dtype_name(t.dtype));
+    if (t.dtype == ACL_FLOAT) {
+      ptr = static_cast<float*>(t.data);
+    } else {
+      store.resize(static_cast<size_t>(t.numel()));
+      ptr = store.data();
+    }
+  }
+  void finish(const OpContext& ctx) {
+    if (view->dtype != ACL_FLOAT) cast_elements(ctx, store.data(), ACL_FLOAT, view->data, view->dtype, view->numel());
+  }
+};
+
+/** A per-feature parameter expanded to `n` floats: exact size, or broadcast to `shape` (LayerNorm). */
+std::vector<float> param_as_floats(const OpContext& ctx, const TensorView& p, const std::vector<int64_t>& shape,
+                                   const char* what) {
+  FloatBuf f(ctx, p);
+  int64_t n = prod(shape);
+  if (p.numel() == n) return std::vector<float>(f.ptr, f.ptr + n);
+  std::vector<float> out(static_cast<size_t>(n));
+  TensorView src{const_cast<float*>(f.ptr), ACL_FLOAT, p.shape};
+  TensorView dst{out.data(), ACL_FLOAT, shape};
+  broadcast_copy(ctx, src, dst);
+  return out;
+}
+
+void run_layer_norm(OpContext& ctx) {
+  require_io(ctx, 2, 1);
+  const TensorView& x = input(ctx, 0);
+  TensorView& y = output(ctx, 0);
+  require_shape(ctx, y, x.shape, "output Y");
+  const Attrs& at = attrs_of(ctx);
+  const int64_t rank = static_cast<int64_t>(x.shape.size());
+  int64_t axis = normalize_axis(ctx, at.get_int("axis", -1), rank);
+  float eps = static_cast<float>(at.get_float("epsilon", 1e-5));
+  std::vector<int64_t> norm_shape(x.shape.begin() + axis, x.shape.end());
+  int64_t rows = prod(x.shape, 0, static_cast<size_t>(axis)), d = prod(norm_shape);
+  std::vector<float> scale = param_as_floats(ctx, input(ctx, 1), norm_shape, "Scale");
+  const TensorView* b = optional_input(ctx, 2);
+  std::vector<float> bias = b ? param_as_floats(ctx, *b, norm_shape, "B") : std::vector<float>();
+  FloatBuf xf(ctx, x);
+  FloatOut yf(ctx, y);
+  // Optional Mean / InvStdDev outputs (shape X.shape[:axis] + [1]*).
+  std::vector<float> means(static_cast<size_t>(rows)), invs(static_cast<size_t>(rows));
+  if (d > 0) {
+    parallel_blocks(rows, rows_grain(d), [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        const float* xr = xf.ptr + r * d;
+        mv_call(RowStats{}, xr, d, eps, &means[r], &invs[r]);
+        mv_call(RowNormalize{}, xr, yf.ptr + r * d, d, means[r], invs[r], scale.data(),
+                bias.empty() ? static_cast<const float*>(nullptr) : bias.data());
+      }
+    });
+  }
+  yf.finish(ctx);
+  for (size_t k = 1; k <= 2 && k < ctx.outputs.size(); ++k) {
+    TensorView& o = ctx.outputs[k];
+    if (!o.present()) continue;
+    ACL_SIM_REQUIRE(o.numel() == rows, ACL_ERROR_OP_OUTPUT_NOT_MATCH, "LayerNormalization: output ", k, " has ",
+                    o.numel(), " elements, expected ", rows);
+    std::vector<float>& src = k == 1 ? means : invs;
+    cast_elements(ctx, src.data(), ACL_FLOAT, o.data, o.dtype, rows);
+  }
+}
+
+/** Applies y = x * a[c] + b[c] over [N, C, S] planes. */
+void channel_affine(const float* x, float* y, int64_t n, int64_t c, int64_t s, const std::vector<float>& a,
+                    const std::vector<float>& b) {
+  parallel_blocks(n * c, rows_grain(s), [&](int64_t p0, int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p) {
+      int64_t ch = p % c;
+      mv_call(RowAffine{}, x + p * s, y + p * s, s, a[static_cast<size_t>(ch)], b[static_cast<size_t>(ch)]);
+    }
+  });
+}
+
+void nc_dims(const OpContext& ctx, const TensorView& x, int64_t* n, int64_t* c, int64_t* s) {
+  ACL_SIM_REQUIRE(x.shape.size() >= 2, ACL_ERROR_OP_INPUT_NOT_MATCH, ctx.op_type, ": input must be [N, C, ...], got ",
+                  shape_str(x.shape));
+  *n = x.shape[0];
+  *c = x.shape[1];
+  *s = prod(x.shape, 2);
+}
+
+std::vector<float> channel_param(const OpContext& ctx, size_t i, int64_t c, const char* what) {
+  const TensorView& t = input(ctx, i);
+  ACL_SIM_REQUIRE(t.numel() == c, ACL_ERROR_OP_INPUT_NOT_MATCH, ctx.op_type, ": ", what, " has ", t.numel(),
+                  " elements, expected ", c);
+  FloatBuf f(ctx, t);
+  return std::vector<float>(f.ptr, f.ptr + c);
+}
+
+void run_batch_norm(OpContext& ctx) {
+  require_io(ctx, 5, 1);
+  const Attrs& at = attrs_of(ctx);
+  ACL_SIM_REQUIRE(at.get_int("training_mode", 0) == 0, ACL_ERROR_OP_ATTR_NOT_MATCH,
+                  "BatchNormalization: training_mode=1 is not supported (inference only)");
+  const TensorView& x = input(ctx, 0);
+  TensorView& y = output(ctx, 0);
+  require_shape(ctx, y, x.shape, "output Y");
+  int64_t n, c, s;
+  nc_dims(ctx, x, &n, &c, &s);
+  float eps = static_cast<float>(at.get_float("epsilon", 1e-5));
+  std::vector<float> scale = channel_param(ctx, 1, c, "scale"), bias = channel_param(ctx, 2, c, "B");
+  std::vector<float> mean = channel_param(ctx, 3, c, "input_mean"), var = channel_param(ctx, 4, c, "input_var");
+  std::vector<float> a(static_cast<size_t>(c)), b(static_cast<size_t>(c));
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = scale[i] / std::sqrt(var[i] + eps);
+    b[i] = bias[i] - mean[i] * a[i];
+  }
+  FloatBuf xf(ctx, x);
+  FloatOut yf(ctx, y);
+  channel_affine(xf.ptr, yf.ptr, n, c, s, a, b);
+  yf.finish(ctx);
+}
+
+// Instance and group normalisation: statistics per (n, group) over `group_channels * S` contiguous values,
+// then a per-channel affine (scale/bias per channel, or per group for GroupNormalization-18 style params).
+void group_norm(OpContext& ctx, int64_t groups, const std::vector<float>& scale, const std::vector<float>& bias,
+                bool per_group_params, float eps) {
+  const TensorView& x = input(ctx, 0);
+  TensorView& y = output(ctx, 0);
+  require_shape(ctx, y, x.shape, "output Y");
+  int64_t n, c, s;
+  nc_dims(ctx, x, &n, &c, &s);
+  ACL_SIM_REQUIRE(groups > 0 && c % groups == 0, ACL_ERROR_OP_ATTR_NOT_MATCH, ctx.op_type, ": ", c,
+                  " channels do not split into ", groups, " groups");
+  int64_t cg = c / groups, len = cg * s;
+  FloatBuf xf(ctx, x);
+  FloatOut yf(ctx, y);
+  if (len > 0) {
+    parallel_blocks(n * groups, rows_grain(len), [&](int64_t g0, int64_t g1) {
+      for (int64_t g = g0; g < g1; ++g) {
+        const float* xg = xf.ptr + g * len;
+        float mean, inv;
+        mv_call(RowStats{}, xg, len, eps, &mean, &inv);
+        int64_t grp = g % groups;
+        for (int64_t k = 0; k < cg; ++k) {
+          size_t p = static_cast<size_t>(per_group_params ? grp : grp * cg + k);
+          float a = scale[p] * inv, b = bias[p] - mean * a;
+          mv_call(RowAffine{}, xg + k * s, yf.ptr + g * len + k * s, s, a, b);
+        }
+      }
+    });
+  }
+  yf.finish(ctx);
+}
+
+void run_instance_norm(OpContext& ctx) {
+  require_io(ctx, 3, 1);
+  int64_t n, c, s;
+  nc_dims(ctx, input(ctx, 0), &n, &c, &s);
+  float eps = static_cast<float>(attrs_of(ctx).get_float("epsilon", 1e-5));
+  group_norm(ctx, c, channel_param(ctx, 1, c, "scale"), channel_param(ctx, 2, c, "B"), false, eps);
+}
+
+void run_group_norm(OpContext& ctx) {
+  require_io(ctx, 3, 1);
+  int64_t n, c, s;
+  nc_dims(ctx, input(ctx, 0), &n, &c, &s);
+  const Attrs& at = attrs_of(ctx);
+  int64_t groups = at.get_int("num_groups", 0);
+  float eps = static_cast<float>(at.get_float("epsilon", 1e-5));
+  // Opset 21 takes per-channel scale/bias; opset 18 took per-group ones.
+  int64_t pn = input(ctx, 1).numel();
+  bool per_group = pn == groups && pn != c;
+  int64_t want = per_group ? groups : c;
+  group_norm(ctx, groups, channel_param(ctx, 1, want, "scale"), channel_param(ctx, 2, want, "bias"), per_group, eps);
+}
+
+// MeanVarianceNormalization: (x - mean) / sqrt(var) over `axes` (default [0, 2, 3]), eps 1e-9 as onnxruntime.
+void run_mvn(OpContext& ctx) {
+  require_io(ctx, 1, 1);
+  const TensorView& x = input(ctx, 0);
+  TensorView& y = output(ctx, 0);
+  require_shape(ctx, y, x.shape, "output Y");
+  const int64_t rank = static_cast<int64_t>(x.shape.size());
+  std::vector<int64_t> axes = attrs_of(ctx).get_ints("axes", {0, 2, 3});
+  std::vector<bool> red(static_cast<size_t>(rank), false);
+  for (int64_t a : axes) red[static_cast<size_t>(normalize_axis(ctx, a, rank))] = true;
+  // Transpose-free gather: visit every element, grouping by the kept coordinates.
+  std::vector<int64_t> strides(static_cast<size_t>(rank), 1);
+  for (int64_t d = rank - 2; d >= 0; --d) strides[d] = strides[d + 1] * x.shape[d + 1];
+  int64_t total = x.numel(), groups = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!red[d]) groups *= x.shape[d];
+  if (total == 0) return;
+  FloatBuf xf(ctx, x);
+  FloatOut yf(ctx, y);
+  std::vector<int64_t> group_of(static_cast<size_t>(total));
+  for (int64_t i = 0; i < total; ++i) {
+    int64_t g = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!red[d]) g = g * x.shape[d] + (i / strides[d]) % x.shape[d];
+    group_of[i] = g;
+  }
+  std::vector<double> sum(static_cast<size_t>(groups)), sq(static_cast<size_t>(groups));
+  std::vector<int64_t> cnt(static_cast<size_t>(groups));
+  for (int64_t i = 0; i < total; ++i) sum[group_of[i]] += xf.ptr[i], cnt[group_of[i]]++;
+  for (int64_t g = 0; g < groups; ++g) sum[g] /= static_cast<double>(cnt[g]);
+  for (int64_t i = 0; i < total; ++i) {
+    double dlt = xf.ptr[i] - sum[group_of[i]];
+    sq[group_of[i]] += dlt * dlt;
+  }
+  for (int64_t i = 0; i < total; ++i) {
+    int64_t g = group_of[i];
+    yf.ptr[i] = static_cast<float>((xf.ptr[i] - sum[g]) / (std::sqrt(sq[g] / static_cast<double>(cnt[g])) + 1e-9));
+  }
+  yf.finish(ctx);
+}
+
+// LpNormalization: x / ||x||_p along axis (p = 1 or 2).
+void run_lp_norm(OpContext& ctx) {
+  require_io(ctx, 1, 1);
+  const TensorView& x = input(ctx, 0);
+  TensorView& y = output(ctx, 0);
+  require_shape(ctx, y, x.shape, "output");
+  const Attrs& at = attrs_of(ctx);
+  const int64_t rank = static_cast<int64_t>(x.shape.size());
+  int64_t axis = normalize_axis(ctx, at.get_int("axis", -1), rank);
+  int64_t p = at.get_int("p", 2);
+  ACL_SIM_REQUIRE(p == 1 || p == 2, ACL_ERROR_OP_ATTR_NOT_MATCH, "LpNormalization: p must be 1 or 2, got ", p);
+  int64_t outer = prod(x.shape, 0, axis), k = x.shape.empty() ? 1 : x.shape[axis], inner = prod(x.shape, axis + 1);
+  FloatBuf xf(ctx, x);
+  FloatOut yf(ctx, y);
+  parallel_blocks(outer * inner, rows_grain(k), [&](int64_t b, int64_t e) {
+    for (int64_t u = b; u < e; ++u) {
+      int64_t o = u / inner, j = u % inner;
+      const float* xs = xf.ptr + o * k * inner + j;
+      float* ys = yf.ptr + o * k * inner + j;
+      double norm = 0;
+      for (int64_t i = 0; i < k; ++i) norm += p == 1 ? std::fabs(xs[i * inner]) : xs[i * inner] * xs[i * inner];
+      if (p == 2) norm = std::sqrt(norm);
+      for (int64_t i = 0; i < k; ++i) ys[i * inner] = norm == 0 ? 0.f : static_cast<float>(xs[i * inner] / norm);
+    }
+  });
+  yf.finish(ctx);
+}
+
+}  // namespace
+
+ACL_SIM_REGISTER_OP(LayerNormalization, run_layer_norm);
+ACL_SIM_REGISTER_OP(BatchNormalization, run_batch_norm);
+ACL_SIM_REGISTER_OP(InstanceNormalization, run_instance_norm);
+ACL_SIM_REGISTER_OP(GroupNormalization, run_group_norm);
+ACL_SIM_REGISTER_OP(MeanVarianceNormalization, run_mvn);
+ACL_SIM_REGISTER_OP(LpNormalization, run_lp_norm);
+
+}  // namespace acl_sim::kern

@@ -1,0 +1,172 @@
+// Softmax, LogSoftmax and Hardmax with opset-13 semantics: the op normalises
+// along the single axis `axis` (default -1). Older opsets (1-12) flattened the
+// input to 2-D at `axis`; ATC rewrites those nodes to the opset-13 form
+// (docs/op_coverage.md), so only opset-13 semantics exist here.
+//
+// The tensor is viewed as [outer, K, inner]. inner == 1 (the common
+// last-axis case) runs one vectorised row kernel per row; otherwise whole
+// inner vectors are processed together so the loads stay contiguous.
+#include <cmath>
+#include <tuple>
+
+#include "kernels/elementwise_cast.h"
+#include "kernels/elementwise_math.h"
+
+namespace acl_sim::kern {
+namespace {
+
+/** Softmax (or log-softmax) of one contiguous row. */
+template <class A>
+struct SoftmaxRow {
+  bool log;
+  ACL_SIM_INLINE void operator()(const A* x, A* y, int64_t n) const {
+    constexpr int kLanes = 16;
+    A mx[kLanes];
+    for (int j = 0; j < kLanes; ++j) mx[j] = -std::numeric_limits<A>::infinity();
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+      for (int j = 0; j < kLanes; ++j) mx[j] = x[i + j] > mx[j] ? x[i + j] : mx[j];
+    A m = -std::numeric_limits<A>::infinity();
+    for (int j = 0; j < kLanes; ++j) m = mx[j] > m ? mx[j] : m;
+    for (; i < n; ++i) m = x[i] > m ? x[i] : m;
+    if (m == -std::numeric_limits<A>::infinity()) m = 0;  // an all -inf row: avoid inf - inf
+    A acc[kLanes] = {};
+    i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+      for (int j = 0; j < kLanes; ++j) {
+        A e = vexp(x[i + j] - m);
+        if (!log) y[i + j] = e;
+        acc[j] += e;
+      }
+    A s = 0;
+    for (int j = 0; j < kLanes; ++j) s += acc[j];
+    for (; i < n; ++i) {
+      A e = vexp(x[i] - m);
+      if (!log) y[i] = e;
+      s += e;
+    }
+    if (log) {
+      A shift = m + vlog(s);
+      for (i = 0; i < n; ++i) y[i] = x[i] - shift;
+    } else {
+      A inv = A(1) / s;
+      for (i = 0; i < n; ++i) y[i] *= inv;
+    }
+  }
+};
+
+/** Softmax along K for `m` adjacent columns, rows `stride` apart; scratch holds 2*m values. */
+template <class A>
+struct SoftmaxCols {
+  bool log;
+  ACL_SIM_INLINE void operator()(const A* x, A* y, int64_t k_len, int64_t stride, int64_t m, A* mx, A* sum) const {
+    for (int64_t j = 0; j < m; ++j) mx[j] = -std::numeric_limits<A>::infinity(), sum[j] = 0;
+    for (int64_t k = 0; k < k_len; ++k) {
+      const A* r = x + k * stride;
+      for (int64_t j = 0; j < m; ++j) mx[j] = r[j] > mx[j] ? r[j] : mx[j];
+    }
+    for (int64_t j = 0; j < m; ++j) mx[j] = mx[j] == -std::numeric_limits<A>::infinity() ? A(0) : mx[j];
+    for (int64_t k = 0; k < k_len; ++k) {
+      const A* r = x + k * stride;
+      A* o = y + k * stride;
+      for (int64_t j = 0; j < m; ++j) {
+        A e = vexp(r[j] - mx[j]);
+        if (!log) o[j] = e;
+        sum[j] += e;
+      }
+    }
+    if (log) {
+      for (int64_t j = 0; j < m; ++j) mx[j] += vlog(sum[j]);
+      for (int64_t k = 0; k < k_len; ++k)
+        for (int64_t j = 0; j < m; ++j) y[k * stride + j] = x[k * stride + j] - mx[j];
+    } else {
+      for (int64_t j = 0; j < m; ++j) sum[j] = A(1) / sum[j];
+      for (int64_t k = 0; k < k_len; ++k)
+        for (int64_t j = 0; j < m; ++j) y[k * stride + j] *= sum[j];
+    }
+  }
+};
+
+template <class K, class... Args>
+ACL_SIM_INLINE void call_best(const K& k, Args... a) {
+  if constexpr (std::is_same_v<std::tuple_element_t<0, std::tuple<Args...>>, const float*>) mv_call(k, a...);
+  else k(a...);
+}
+
+template <class A>
+void softmax_typed(const A* x, A* y, int64_t outer, int64_t k_len, int64_t inner, bool log) {
+  if (inner == 1) {
+    parallel_blocks(outer, rows_grain(k_len), [&](int64_t b, int64_t e) {
+      for (int64_t r = b; r < e; ++r) call_best(SoftmaxRow<A>{log}, x + r * k_len, y + r * k_len, k_len);
+    });
+    return;
+  }
+  constexpr int64_t kCols = 512;
+  const int64_t tiles = (inner + kCols - 1) / kCols;
+  parallel_blocks(outer * tiles, rows_grain(k_len * std::min(inner, kCols)), [&](int64_t b, int64_t e) {
+    A mx[kCols], sum[kCols];
+    for (int64_t u = b; u < e; ++u) {
+      int64_t o = u / tiles, c0 = (u % tiles) * kCols;
+      const A* xs = x + o * k_len * inner + c0;
+      A* ys = y + o * k_len * inner + c0;
+      call_best(SoftmaxCols<A>{log}, xs, ys, k_len, inner, std::min(kCols, inner - c0), &mx[0], &sum[0]);
+    }
+  });
+}
+
+template <class A>
+void hardmax_typed(const A* x, A* y, int64_t outer, int64_t k_len, int64_t inner) {
+  parallel_blocks(outer * inner, rows_grain(k_len), [&](int64_t b, int64_t e) {
+    for (int64_t u = b; u < e; ++u) {
+      int64_t o = u / inner, j = u % inner;
+      const A* xs = x + o * k_len * inner + j;
+      A* ys = y + o * k_len * inner + j;
+      int64_t best = 0;
+      for (int64_t k = 1; k < k_len; ++k)
+        if (xs[k * inner] > xs[best * inner]) best = k;  // first maximum wins
+      for (int64_t k = 0; k < k_len; ++k) ys[k * inner] = k == best ? A(1) : A(0);
+    }
+  });
+}
+
+enum class Kind { Softmax, LogSoftmax, Hardmax };
+
+template <Kind kind>
+void run_softmax(OpContext& ctx) {
+  require_io(ctx, 1, 1);
+  const TensorView& x = input(ctx, 0);
+  TensorView& y = output(ctx, 0);
+  require_same_dtype(ctx, x, y, "input and output");
+  require_shape(ctx, y, x.shape, "output");
+  const int64_t rank = static_cast<int64_t>(x.shape.size());
+  int64_t axis = normalize_axis(ctx, attrs_of(ctx).get_int("axis", -1), rank);
+  int64_t outer = rank ? prod(x.shape, 0, static_cast<size_t>(axis)) : 1;
+  int64_t k_len = rank ? x.shape[static_cast<size_t>(axis)] : 1;
+  int64_t inner = rank ? prod(x.shape, static_cast<size_t>(axis) + 1) : 1;
+  if (x.numel() == 0) return;
+  auto run = [&](auto* xp, auto* yp) {
+    if constexpr (kind == Kind::Hardmax) hardmax_typed(xp, yp, outer, k_len, inner);
+    else softmax_typed(xp, yp, outer, k_len, inner, kind == Kind::LogSoftmax);
+  };
+  switch (x.dtype) {
+    case ACL_FLOAT: return run(static_cast<const float*>(x.data), static_cast<float*>(y.data));
+    case ACL_DOUBLE: return run(static_cast<const double*>(x.data), static_cast<double*>(y.data));
+    case ACL_FLOAT16:
+    case ACL_BF16: {
+      std::vector<float> xf(static_cast<size_t>(x.numel())), yf(xf.size());
+      cast_elements(ctx, x.data, x.dtype, xf.data(), ACL_FLOAT, x.numel());
+      run(static_cast<const float*>(xf.data()), yf.data());
+      cast_elements(ctx, yf.data(), ACL_FLOAT, y.data, y.dtype, y.numel());
+      return;
+    }
+    default: fail(ACL_ERROR_UNSUPPORTED_DATA_TYPE, ctx.op_type, ": unsupported dtype ", dtype_name(x.dtype));
+  }
+}
+
+}  // namespace
+
+ACL_SIM_REGISTER_OP(Softmax, run_softmax<Kind::Softmax>);
+ACL_SIM_REGISTER_OP(LogSoftmax, run_softmax<Kind::LogSoftmax>);
+ACL_SIM_REGISTER_OP(Hardmax, run_softmax<Kind::Hardmax>);
+
+}  // namespace acl_sim::kern
