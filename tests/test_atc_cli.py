@@ -139,3 +139,12 @@ def test_modify_mixlist_validation(tmp_path, tiny):
     with pytest.raises(CompileError, match="unknown list 'purple-list'"):
         compile_model(tiny, str(tmp_path / "x"), input_shape="x:1,2,4,4", precision_mode="allow_mix_precision",
                       modify_mixlist=str(mix), cache=False)
+
+
+def test_cache_eviction(tmp_path, tiny, monkeypatch):
+    monkeypatch.setenv("ACL_SIM_ATC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("ACL_SIM_ATC_CACHE", "1")
+    monkeypatch.setenv("ACL_SIM_ATC_CACHE_MAX_MB", "0")  # a zero cap keeps nothing
+    compile_model(tiny, str(tmp_path / "a"), input_shape="x:1,2,4,4")
+    assert not list((tmp_path / "cache").glob("*.om"))
+    assert not compile_model(tiny, str(tmp_path / "b"), input_shape="x:1,2,4,4")["cached"]

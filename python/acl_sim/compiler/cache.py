@@ -1,8 +1,10 @@
 """Compile cache: .om images keyed on (model bytes, options, compiler source).
 
 Lives under $XDG_CACHE_HOME/acl_sim/atc (default ~/.cache/acl_sim/atc);
-ACL_SIM_ATC_CACHE=0 disables it, ACL_SIM_ATC_CACHE_DIR moves it. Entries are
-written atomically, so concurrent compiles of the same model are safe.
+ACL_SIM_ATC_CACHE=0 disables it, ACL_SIM_ATC_CACHE_DIR moves it, and
+ACL_SIM_ATC_CACHE_MAX_MB (default 2048) bounds it: the least recently used
+entries go first. Entries are written atomically, so concurrent compiles of
+the same model are safe.
 """
 from __future__ import annotations
 
@@ -77,6 +79,7 @@ def load(k: str, out_path: str):
         if os.path.getsize(om_path) != report.get("om_bytes"):
             return None
         _copy(om_path, out_path)
+        os.utime(om_path)  # recently used: evicted last
     except (OSError, ValueError):
         return None
     return report
@@ -93,5 +96,31 @@ def store(k: str, om_path: str, report: dict) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(report, f)
         os.replace(tmp, os.path.join(directory, k + ".json"))
+        _evict(directory)
     except OSError:
         pass  # a read-only or full cache directory only costs speed
+
+
+def _evict(directory: str) -> None:
+    """Drops least recently used entries (by .om access/modification time) beyond the size cap."""
+    try:
+        limit = int(os.environ.get("ACL_SIM_ATC_CACHE_MAX_MB", "2048")) << 20
+    except ValueError:
+        limit = 2048 << 20
+    entries = []
+    for path in glob.glob(os.path.join(directory, "*.om")):
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        entries.append((max(st.st_atime, st.st_mtime), st.st_size, path))
+    total = sum(size for _, size, _ in entries)
+    for _, size, path in sorted(entries):
+        if total <= limit:
+            break
+        for victim in (path, path[:-3] + ".json"):
+            try:
+                os.unlink(victim)
+            except OSError:
+                pass
+        total -= size
