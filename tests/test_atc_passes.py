@@ -309,3 +309,15 @@ def test_softmax_pattern(tmp_path):
     report, om = compile_and_compare(model, tmp_path, [{"x": randn(2, 5, 3, scale=3)}])
     assert pass_stats(report, "softmax_pattern")["softmaxes"] == 1
     assert ops_of(om) == ["Softmax"] and om.profile(0)["nodes"][0]["attrs"] == {"axis": 1}
+
+
+def test_layernorm_pattern_keeps_non_feature_scale(tmp_path):
+    # A Mul whose constant varies along a non-normalised axis is not gamma: it stays a Mul.
+    nodes = [helper.make_node("ReduceMean", ["x"], ["mean"], axes=[-1]), helper.make_node("Sub", ["x", "mean"], ["d"]),
+             helper.make_node("Mul", ["d", "d"], ["sq"]), helper.make_node("ReduceMean", ["sq"], ["var"], axes=[-1]),
+             helper.make_node("Add", ["var", "eps"], ["ve"]), helper.make_node("Sqrt", ["ve"], ["std"]),
+             helper.make_node("Div", ["d", "std"], ["n"]), helper.make_node("Mul", ["n", "rowscale"], ["y"])]
+    inits = {"eps": np.float32(1e-5), "rowscale": randn(3, 1)}
+    model = make_model(nodes, [("x", [2, 3, 16])], [("y", None)], inits)
+    _, om = compile_and_compare(model, tmp_path, [{"x": randn(2, 3, 16)}])
+    assert ops_of(om) == ["LayerNormalization", "Mul"]

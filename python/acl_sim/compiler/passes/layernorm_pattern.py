@@ -30,6 +30,23 @@ def _trailing_axes(g: Graph, node: Node, rank: int):
     return axes[0] if axes == list(range(axes[0], rank)) else None
 
 
+def _per_feature(value, norm_shape):
+    """`value` as an array of `norm_shape` if it only varies along the normalised axes, else None."""
+    if value is None:
+        return None
+    v = np.asarray(value)
+    while v.ndim > len(norm_shape) and v.shape[0] == 1:
+        v = v.reshape(v.shape[1:])
+    if v.ndim > len(norm_shape):
+        return None
+    try:
+        if np.broadcast_shapes(v.shape, tuple(norm_shape)) != tuple(norm_shape):
+            return None
+    except ValueError:
+        return None
+    return np.broadcast_to(v, norm_shape).astype(np.float32)
+
+
 def run(g: Graph, ctx) -> dict:
     producers, uses = g.producers(), g.consumers()
 
@@ -56,7 +73,7 @@ def run(g: Graph, ctx) -> dict:
             continue
         sub = subs[0]
         d = sub.outputs[0]
-        d_readers = uses.get(d, [])
+        d_readers = list({id(n): n for n in uses.get(d, [])}.values())  # Mul(d, d) reads d twice
         if len(d_readers) != 2 or d in g.outputs:
             continue
         sq = next((n for n in d_readers if (n.op == "Pow" and n.inputs[0] == d and _const_scalar(g, n.inputs[1]) == 2.0)
@@ -79,16 +96,16 @@ def run(g: Graph, ctx) -> dict:
         beta = np.zeros(norm_shape, np.float32)
         mul = only(y, "Mul")
         if mul is not None:
-            value = g.const(_other(mul, y))
+            value = _per_feature(g.const(_other(mul, y)), norm_shape)
             if value is not None and g.shape(mul.outputs[0]) == shape:
-                gamma = np.broadcast_to(value, norm_shape).astype(np.float32)
+                gamma = value
                 chain.append(mul)
                 y = mul.outputs[0]
         add = only(y, "Add")
         if add is not None:
-            value = g.const(_other(add, y))
+            value = _per_feature(g.const(_other(add, y)), norm_shape)
             if value is not None and g.shape(add.outputs[0]) == shape:
-                beta = np.broadcast_to(value, norm_shape).astype(np.float32)
+                beta = value
                 chain.append(add)
                 y = add.outputs[0]
         dtype = g.dtype(x)
