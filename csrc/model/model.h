@@ -136,9 +136,10 @@ class ACL_SIM_MODEL_API Model {
   /** A process-wide observer called for every model's nodes, after the model's own (profiler). */
   static void set_global_node_hook(const NodeHook* hook);
 
+  struct Impl;  // opaque (model.cpp)
+
  private:
   Model();
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -24,6 +24,7 @@ void bind_mdl(py::module_& mdl);      // acl.mdl                               (
 void bind_hccl(py::module_& hccl);    // acl_sim.hccl                          (hccl)
 void bind_prof(py::module_& prof);    // acl.prof                              (profiler)
 void bind_testing(py::module_& t);    // acl_sim._core.testing: direct kernel entry points for tests
+void bind_testing_model(py::module_& t);  // acl_sim._core.testing_model: run .om files on NumPy (model tests)
 void bind_sim(py::module_& sim);      // acl_sim._core.sim: SoC profiles, device stats (tools)
 
 }  // namespace acl_sim::py_bind

@@ -21,6 +21,8 @@ PYBIND11_MODULE(_core, m) {
   bind_prof(prof);
   auto testing = m.def_submodule("testing");
   bind_testing(testing);
+  auto testing_model = m.def_submodule("testing_model");
+  bind_testing_model(testing_model);
   auto sim = m.def_submodule("sim");
   bind_sim(sim);
 }

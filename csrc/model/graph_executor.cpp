@@ -1,0 +1,110 @@
+// Graph execution (contract in graph_executor.h).
+#include "model/graph_executor.h"
+
+#include <exception>
+
+#include "acl/acl_base.h"
+#include "common/error.h"
+
+namespace acl_sim {
+namespace {
+
+// Non-null address for present tensors with no bytes (empty shapes, empty weights),
+// so kernels can tell them from absent optional inputs.
+alignas(64) uint8_t g_empty_tensor[64];
+
+void call_hook(void (*fn)(void*, const NodeEvent&), void* user, const NodeEvent& ev) {
+  if (!fn) return;
+  try {
+    fn(user, ev);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    fail(ACL_ERROR_INTERNAL_ERROR, "node hook failed: ", e.what());
+  }
+}
+
+}  // namespace
+
+GraphExecutor::GraphExecutor(const GraphDesc& graph, const uint8_t* weights) : graph_(graph), weights_(weights) {}
+
+void GraphExecutor::prepare(PreparedGraph& out, uint8_t* workspace) const {
+  out.nodes.clear();
+  out.patches.clear();
+  out.nodes.resize(graph_.nodes.size());
+  auto resolve = [&](int32_t ref, TensorView& view) {
+    if (ref < 0) return;  // absent optional tensor: data stays nullptr
+    const TensorDesc& t = graph_.tensors[size_t(ref)];
+    view.dtype = t.dtype;
+    view.shape = t.shape;
+    switch (t.kind) {
+      case TensorKind::Workspace:
+        view.data = t.size && workspace ? workspace + t.offset : g_empty_tensor;
+        break;
+      case TensorKind::Weight:
+        view.data = t.size && weights_ ? const_cast<uint8_t*>(weights_) + t.offset : g_empty_tensor;
+        break;
+      case TensorKind::Input:
+      case TensorKind::Output:
+        view.data = g_empty_tensor;  // patched per run
+        break;
+    }
+  };
+  // Views must not move once patches point at them: size every vector before taking addresses.
+  for (size_t i = 0; i < graph_.nodes.size(); ++i) {
+    const NodeDesc& n = graph_.nodes[i];
+    OpContext& c = out.nodes[i];
+    c.op_type = n.op.c_str();
+    c.node_name = n.name.c_str();
+    c.attrs = &n.attrs;
+    c.inputs.resize(n.inputs.size());
+    c.outputs.resize(n.outputs.size());
+    for (size_t k = 0; k < n.inputs.size(); ++k) resolve(n.inputs[k], c.inputs[k]);
+    for (size_t k = 0; k < n.outputs.size(); ++k) resolve(n.outputs[k], c.outputs[k]);
+  }
+  for (size_t i = 0; i < graph_.nodes.size(); ++i) {
+    const NodeDesc& n = graph_.nodes[i];
+    OpContext& c = out.nodes[i];
+    auto add = [&](int32_t ref, TensorView& view) {
+      if (ref < 0) return;
+      const TensorDesc& t = graph_.tensors[size_t(ref)];
+      if (t.kind == TensorKind::Input || t.kind == TensorKind::Output)
+        out.patches.push_back({&view, t.kind == TensorKind::Input, t.index});
+    };
+    for (size_t k = 0; k < n.inputs.size(); ++k) add(n.inputs[k], c.inputs[k]);
+    for (size_t k = 0; k < n.outputs.size(); ++k) add(n.outputs[k], c.outputs[k]);
+  }
+}
+
+void GraphExecutor::run(PreparedGraph& prepared, const std::vector<void*>& inputs, const std::vector<void*>& outputs,
+                        const RunHooks& hooks, const Model* model, size_t profile) const {
+  for (const auto& p : prepared.patches) {
+    void* addr = p.is_input ? inputs[p.index] : outputs[p.index];
+    p.view->data = addr ? addr : g_empty_tensor;
+  }
+  const bool hooked = hooks.model || hooks.global;
+  for (size_t i = 0; i < prepared.nodes.size(); ++i) {
+    const NodeDesc& n = graph_.nodes[i];
+    OpContext& c = prepared.nodes[i];
+    NodeEvent ev{model, profile, i, c.node_name, c.op_type, &n.sources, &c};
+    try {
+      if (hooked) {
+        if (hooks.model) call_hook(hooks.model->before, hooks.model->user, ev);
+        if (hooks.global) call_hook(hooks.global->before, hooks.global->user, ev);
+      }
+      n.fn(c);
+      if (hooked) {
+        if (hooks.model) call_hook(hooks.model->after, hooks.model->user, ev);
+        if (hooks.global) call_hook(hooks.global->after, hooks.global->user, ev);
+      }
+    } catch (const Error& e) {
+      throw Error(e.code(), str("node ", n.name, " (", n.op, "): ", e.what()));
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw Error(ACL_ERROR_INTERNAL_ERROR, str("node ", n.name, " (", n.op, "): ", e.what()));
+    }
+  }
+}
+
+}  // namespace acl_sim
