@@ -42,6 +42,8 @@ def compile_and_compare(model, tmp_path, feeds_per_profile, name="m", rtol=1e-4,
     report = compile_model(model, str(tmp_path / name), **options)
     om = read_om(report["om_path"])
     source = model if isinstance(model, onnx.ModelProto) else onnx.load(model)
+    for profile in range(len(om.graph["profiles"])):
+        check_plan_sound(om, profile)
     for profile, feeds in enumerate(feeds_per_profile):
         expected = ort_run(source, feeds)
         got = ort_run(to_onnx(om, profile), feeds)
@@ -62,3 +64,37 @@ def pass_stats(report, name, profile=0):
 
 def ops_of(om, profile=0):
     return [n["op"] for n in om.profile(profile)["nodes"]]
+
+
+def check_plan_sound(om, profile=0):
+    """Independent check of a profile's memory plan: two workspace tensors whose lifetimes overlap
+    never share bytes, except an in-place op's output over the input it reads for the last time."""
+    g = om.profile(profile)
+    first, last = {}, {}
+    for step, node in enumerate(g["nodes"]):
+        for t in node["outputs"]:
+            first.setdefault(t, step)
+            last.setdefault(t, step)
+        for t in node["inputs"]:
+            if t >= 0:
+                last[t] = max(last.get(t, step), step)
+    ws = [i for i, t in enumerate(g["tensors"]) if t["kind"] == "workspace"]
+    for i in ws:
+        t = g["tensors"][i]
+        assert t["offset"] % 64 == 0 and t["offset"] + t["size"] <= g["workspace_size"], t
+        assert i in first, f"workspace tensor {t['name']} is never written"
+    for x, a in enumerate(ws):
+        ta = g["tensors"][a]
+        for b in ws[x + 1:]:
+            tb = g["tensors"][b]
+            if not (first[a] <= last[b] and first[b] <= last[a]):
+                continue
+            if ta["offset"] >= tb["offset"] + tb["size"] or tb["offset"] >= ta["offset"] + ta["size"]:
+                continue
+            # Overlapping bytes and lifetimes: must be an in-place hand-over at one node.
+            early, late = (a, b) if first[a] <= first[b] else (b, a)
+            step = first[late]
+            node = g["nodes"][step]
+            assert last[early] == step and early in node["inputs"] and late in node["outputs"], \
+                (g["tensors"][early]["name"], g["tensors"][late]["name"], node["op"])
+            assert g["tensors"][early]["offset"] == g["tensors"][late]["offset"]
