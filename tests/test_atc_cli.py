@@ -148,3 +148,11 @@ def test_cache_eviction(tmp_path, tiny, monkeypatch):
     compile_model(tiny, str(tmp_path / "a"), input_shape="x:1,2,4,4")
     assert not list((tmp_path / "cache").glob("*.om"))
     assert not compile_model(tiny, str(tmp_path / "b"), input_shape="x:1,2,4,4")["cached"]
+
+
+def test_log_debug_prints_the_graph(tmp_path, tiny, capsys, monkeypatch):
+    monkeypatch.setenv("ACL_SIM_ATC_CACHE", "0")
+    assert atc(f"--model={tiny}", "--framework=5", f"--output={tmp_path / 'd'}", "--soc_version=Ascend910B1",
+               "--input_shape=x:1,2,4,4", "--log=debug") == 0
+    out = capsys.readouterr().out
+    assert "[DEBUG] Conv conv: x[1, 2, 4, 4]:i#0" in out and "'activation': 'Relu'" in out

@@ -37,6 +37,25 @@ def _print_report(report: dict, out) -> None:
           f"{report.get('om_path')} ({report.get('om_bytes')} bytes)", file=out)
 
 
+def _print_graph(om_path: str, out) -> None:
+    """--log=debug: the compiled graph of profile 0, one node per line."""
+    from .om_reader import read_om
+
+    graph = read_om(om_path).profile(0)
+    tensors = graph["tensors"]
+
+    def desc(i):
+        if i < 0:
+            return "-"
+        t = tensors[i]
+        where = f"@{t['offset']}" if t["kind"] in ("workspace", "weight") else f"#{t['index']}"
+        return f"{t['name']}{t['shape']}:{t['kind'][0]}{where}"
+
+    for node in graph["nodes"]:
+        print(f"[DEBUG] {node['op']} {node['name']}: {', '.join(desc(i) for i in node['inputs'])} -> "
+              f"{', '.join(desc(i) for i in node['outputs'])} {node['attrs'] or ''}", file=out)
+
+
 def main(argv: list[str] | None = None) -> int:
     from . import compile_model
     from .errors import CompileError
@@ -81,8 +100,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ATC run failed: internal error ({type(exc).__name__}: {exc}); "
               f"set ACL_SIM_ATC_DEBUG=1 for the traceback", file=sys.stderr)
         return 2
-    if raw.get("log", "error").lower() in ("info", "debug"):
+    level = str(raw.get("log", "error")).lower()
+    if level in ("info", "debug"):
         _print_report(report, sys.stdout)
+    if level == "debug":
+        _print_graph(report["om_path"], sys.stdout)
     print("ATC run success, welcome to the next use.")
     return 0
 
