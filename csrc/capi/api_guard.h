@@ -14,6 +14,8 @@ namespace acl_sim::capi {
 
 /** Record "fn: message" for aclGetRecentErrMsg on this thread, log it, and return code. */
 int record_failure(const char* fn, int code, const char* message);
+/** As record_failure, logging at INFO: for expected outcomes such as a polling timeout. */
+int record_failure_quiet(const char* fn, int code, const char* message);
 /** The calling thread's last message, or nullptr. */
 const char* recent_message();
 
@@ -31,6 +33,19 @@ aclError api_call(const char* fn, Body&& body) noexcept {
     return record_failure(fn, ACL_ERROR_INTERNAL_ERROR, e.what());
   } catch (...) {
     return record_failure(fn, ACL_ERROR_INTERNAL_ERROR, "unknown internal error");
+  }
+}
+
+/** As api_call, but Error outcomes are logged at INFO (aclrtProcessReport timeouts are routine). */
+template <class Body>
+aclError api_call_quiet(const char* fn, Body&& body) noexcept {
+  try {
+    body();
+    return ACL_SUCCESS;
+  } catch (const Error& e) {
+    return record_failure_quiet(fn, e.code(), e.what());
+  } catch (...) {
+    return api_call(fn, [] { throw; });
   }
 }
 

@@ -16,6 +16,13 @@ int record_failure(const char* fn, int code, const char* message) {
   return code;
 }
 
+int record_failure_quiet(const char* fn, int code, const char* message) {
+  t_recent = str(fn, ": ", message, " (error code ", code, ")");
+  t_has_recent = true;
+  ACL_SIM_LOG_INFO("APP", t_recent);
+  return code;
+}
+
 const char* recent_message() { return t_has_recent ? t_recent.c_str() : nullptr; }
 
 }  // namespace acl_sim::capi

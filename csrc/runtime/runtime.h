@@ -1,0 +1,84 @@
+// The process-wide runtime: init/finalize, devices, and the live-handle
+// tables for streams, events and contexts.
+#pragma once
+
+#include <acl/acl_base.h>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/handle_table.h"
+#include "runtime/device.h"
+
+namespace acl_sim {
+
+class Context;
+class Stream;
+class Event;
+
+class Runtime {
+ public:
+  static constexpr uint32_t kMaxDevices = 256;
+
+  static Runtime& get();
+
+  /** aclInit: throws ACL_ERROR_REPEAT_INITIALIZE (100002) when already initialised. */
+  void init(const char* config_path);
+  /** aclFinalize: waits for queued work, joins workers, logs leaks, frees every device.
+   *  Throws ACL_ERROR_REPEAT_FINALIZE (100037) when not initialised. */
+  void finalize();
+  bool initialized() const { return initialized_.load(std::memory_order_acquire); }
+  /** Throws ACL_ERROR_UNINITIALIZE (100001) before aclInit / after aclFinalize. */
+  void require_initialized() const;
+
+  /** Device @p id, opened on first use; throws ACL_ERROR_RT_INVALID_DEVICEID (107001). Thread-safe. */
+  Device& device(int32_t id);
+  /** Device @p id if already opened, else nullptr. */
+  Device* opened_device(int32_t id) const;
+  /** ACL_SIM_DEVICE_COUNT (default 8). */
+  uint32_t device_count() const { return device_count_; }
+  /** The device whose memory range holds @p p, or nullptr (host memory). Lock-free. */
+  Device* find_device_of(const void* p) const;
+
+  HandleTable<Stream>& streams() { return streams_; }
+  HandleTable<Event>& events() { return events_; }
+  HandleTable<Context>& contexts() { return contexts_; }
+
+  /** aclrtMallocHost / aclrtFreeHost: 64-byte aligned pinned-host stand-in, tracked for validation. */
+  void* malloc_host(size_t size);
+  void free_host(void* p);
+
+  /** Run @p fn at every aclFinalize, after all streams are idle and before devices are freed
+   *  (models, communicators, profilers release their state here). Thread-safe. */
+  void on_finalize(const std::string& name, std::function<void()> fn);
+
+  /** The parsed aclInit config file contents ("" when none). */
+  const std::string& config_json() const { return config_json_; }
+
+ private:
+  Runtime();
+  void close_devices();
+
+  std::atomic<bool> initialized_{false};
+  mutable std::mutex mu_;
+  uint32_t device_count_ = 8;
+  std::array<std::atomic<Device*>, kMaxDevices> devices_{};
+  std::vector<std::unique_ptr<Device>> owned_devices_;
+  HandleTable<Stream> streams_;
+  HandleTable<Event> events_;
+  HandleTable<Context> contexts_;
+  std::mutex host_mu_;
+  std::unordered_map<void*, size_t> host_allocs_;
+  std::mutex hooks_mu_;
+  std::vector<std::pair<std::string, std::function<void()>>> finalize_hooks_;
+  std::string config_json_;
+};
+
+}  // namespace acl_sim

@@ -1,0 +1,160 @@
+#include "runtime/stream.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "acl/acl_rt.h"
+#include "common/log.h"
+#include "runtime/context.h"
+#include "runtime/device.h"
+#include "runtime/runtime.h"
+#include "runtime/stream_scheduler.h"
+
+namespace acl_sim {
+
+Stream::Stream(Device& device, Context* context, int priority, uint32_t flags, bool is_default)
+    : device_(device),
+      context_(context),
+      priority_(std::clamp(priority, 0, kPriorities - 1)),
+      flags_(flags),
+      is_default_(is_default) {}
+
+std::shared_ptr<Stream> Stream::create(Device& device, Context* context, int priority, uint32_t flags,
+                                       bool is_default) {
+  auto s = std::make_shared<Stream>(device, context, priority, flags, is_default);
+  device.add_stream(s);
+  return s;
+}
+
+Stream::~Stream() = default;
+
+void Stream::schedule_locked(std::unique_lock<std::mutex>& lock) {
+  if (scheduled_) return;
+  scheduled_ = true;
+  lock.unlock();
+  StreamScheduler::instance().make_ready(shared_from_this());
+}
+
+void Stream::enqueue(Task task) {
+  std::unique_lock<std::mutex> lock(mu_);
+  queue_.push_back(Entry{std::move(task), nullptr});
+  ++enqueued_;
+  schedule_locked(lock);
+}
+
+void Stream::enqueue_wait(std::shared_ptr<Waitable> w) {
+  std::unique_lock<std::mutex> lock(mu_);
+  queue_.push_back(Entry{nullptr, std::move(w)});
+  ++enqueued_;
+  schedule_locked(lock);
+}
+
+void Stream::resume() { StreamScheduler::instance().make_ready(shared_from_this()); }
+
+void Stream::drain(size_t budget) {
+  std::shared_ptr<Stream> self = shared_from_this();
+  std::unique_lock<std::mutex> lock(mu_);
+  for (size_t n = 0; n < budget; ++n) {
+    if (queue_.empty()) {
+      scheduled_ = false;
+      return;
+    }
+    Entry& front = queue_.front();
+    if (front.wait) {
+      std::shared_ptr<Waitable> w = front.wait;
+      lock.unlock();
+      bool ready = w->ready_or_subscribe(self);  // may call resume() at once from another thread
+      lock.lock();
+      if (!ready) return;  // parked: stays scheduled_; resume() puts it back in the ready queue
+      queue_.pop_front();
+    } else {
+      Task task = std::move(front.task);
+      queue_.pop_front();
+      lock.unlock();
+      try {
+        task();
+      } catch (const Error& e) {
+        std::lock_guard<std::mutex> g(mu_);
+        if (!error_set_) error_ = e, error_set_ = true;
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> g(mu_);
+        if (!error_set_) error_ = Error(ACL_ERROR_RT_INTERNAL_ERROR, e.what()), error_set_ = true;
+      } catch (...) {
+        std::lock_guard<std::mutex> g(mu_);
+        if (!error_set_) error_ = Error(ACL_ERROR_RT_INTERNAL_ERROR, "unknown exception in a stream task"), error_set_ = true;
+      }
+      task = nullptr;  // release captures before reporting completion
+      lock.lock();
+    }
+    ++completed_;
+    if (sync_waiters_ && completed_ == enqueued_) done_cv_.notify_all();
+  }
+  // Budget used up: let other streams of the same priority run, then continue.
+  if (queue_.empty()) {
+    scheduled_ = false;
+    return;
+  }
+  lock.unlock();
+  StreamScheduler::instance().make_ready(std::move(self));
+}
+
+void Stream::synchronize() { synchronize_for(-1); }
+
+bool Stream::synchronize_for(int32_t timeout_ms) {
+  std::unique_lock<std::mutex> lock(mu_);
+  uint64_t target = enqueued_;
+  auto done = [&] { return completed_ >= target; };
+  if (!done()) {
+    if (timeout_ms == 0) return false;
+    ++sync_waiters_;
+    if (timeout_ms < 0) {
+      done_cv_.wait(lock, done);
+    } else if (!done_cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), done)) {
+      --sync_waiters_;
+      return false;
+    }
+    --sync_waiters_;
+  }
+  if (error_set_) {
+    error_set_ = false;
+    Error e = error_;
+    throw e;
+  }
+  return true;
+}
+
+bool Stream::idle() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return completed_ == enqueued_;
+}
+
+uint64_t Stream::pending() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return enqueued_ - completed_;
+}
+
+uint64_t Stream::report_thread() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return report_tid_;
+}
+
+void Stream::set_report_thread(uint64_t tid) {
+  std::lock_guard<std::mutex> lock(mu_);
+  report_tid_ = tid;
+}
+
+std::shared_ptr<Stream> resolve_stream_ptr(aclrtStream s) {
+  if (!s) return require_context().default_stream_ptr();
+  auto p = Runtime::get().streams().find(s);
+  if (!p) fail(ACL_ERROR_RT_PARAM_INVALID, "stream ", s, " is not a live stream (never created or already destroyed)");
+  return p;
+}
+
+Stream& resolve_stream(aclrtStream s) {
+  if (!s) return require_context().default_stream();
+  auto p = Runtime::get().streams().find(s);
+  if (!p) fail(ACL_ERROR_RT_PARAM_INVALID, "stream ", s, " is not a live stream (never created or already destroyed)");
+  return *p;  // the handle table keeps it alive until aclrtDestroyStream
+}
+
+}  // namespace acl_sim
