@@ -14,14 +14,18 @@
 //   caller, which makes runs deterministic for debugging;
 // - the first exception thrown by fn is rethrown in the caller after the
 //   remaining indices have been skipped.
+//
+// The class is exported from libascendcl.so (which is otherwise built with
+// hidden visibility) so C++ tests and benchmarks can drive the pool directly.
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 namespace acl_sim {
 
-class ThreadPool {
+class __attribute__((visibility("default"))) ThreadPool {
  public:
   using Fn = void (*)(void* ctx, size_t index);
 

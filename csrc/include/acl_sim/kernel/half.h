@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace acl_sim {
 namespace kernel {
@@ -77,9 +78,9 @@ struct half {
   uint16_t bits;
 
   half() = default;
-  half(float f) : bits(acl_sim::kernel::float_to_half_bits(f)) {}  // NOLINT: implicit like the NPU type
-  half(double d) : half(static_cast<float>(d)) {}                  // NOLINT
-  half(int i) : half(static_cast<float>(i)) {}                     // NOLINT
+  /** From any arithmetic value, rounded to nearest even (implicit, like the NPU type). */
+  template <class A, class = std::enable_if_t<std::is_arithmetic_v<A>>>
+  half(A v) : bits(acl_sim::kernel::float_to_half_bits(static_cast<float>(v))) {}  // NOLINT
   operator float() const { return acl_sim::kernel::half_bits_to_float(bits); }  // NOLINT
 
   static half from_bits(uint16_t b) {
