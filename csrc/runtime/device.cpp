@@ -15,8 +15,17 @@ Device::Device(int32_t id, const SocProfile& profile, size_t memory_size)
 Device::~Device() = default;
 
 std::shared_ptr<Context> Device::retain_default_context() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (default_context_) {
+      ++default_refs_;
+      return default_context_;
+    }
+  }
+  // Created outside the lock: creating its stream registers with this device.
+  auto fresh = Context::create(*this, /*is_default=*/true);
   std::lock_guard<std::mutex> lock(mu_);
-  if (!default_context_) default_context_ = Context::create(*this, /*is_default=*/true);
+  if (!default_context_) default_context_ = std::move(fresh);
   ++default_refs_;
   return default_context_;
 }

@@ -8,6 +8,7 @@
 #include "acl/acl_rt.h"
 #include "common/log.h"
 #include "executor/thread_pool.h"
+#include "prof/init_config.h"
 #include "runtime/context.h"
 #include "runtime/event.h"
 #include "runtime/stream.h"
@@ -70,6 +71,7 @@ void Runtime::init(const char* config_path) {
     config = ss.str();
   }
   log::reload_level();
+  apply_init_config(config);  // dump / profiler keys; throws 100006/100009/100010/148048 on a bad file
   config_json_ = std::move(config);
   device_count_ = device_count_from_env();
   initialized_.store(true, std::memory_order_release);
@@ -153,6 +155,11 @@ void Runtime::finalize() {
     }
   }
   // 2. Other subsystems release their state while devices still exist.
+  try {
+    finish_init_config();  // write profiles, stop dumping
+  } catch (const std::exception& e) {
+    ACL_SIM_LOG_WARN("RUNTIME", "aclFinalize: finishing profiling/dump failed: ", e.what());
+  }
   std::vector<std::pair<std::string, std::function<void()>>> hooks;
   {
     std::lock_guard<std::mutex> g(hooks_mu_);
