@@ -21,6 +21,10 @@ sys.path.insert(0, os.path.join(HERE, "..", "python"))
 
 import models  # noqa: E402
 from acl_sim.compiler import compile_model  # noqa: E402
+from acl_sim.compiler.memory_plan import Buffer, greedy_by_size, lower_bound  # noqa: E402
+
+# Pisarchyk & Lee 2020, (first, last, size) of the 8-tensor example (hardware_and_algorithms.md §3.2).
+PAPER_EXAMPLE = [(0, 1, 32), (1, 4, 28), (2, 5, 36), (3, 5, 16), (4, 5, 8), (5, 7, 64), (6, 8, 10), (7, 8, 40)]
 
 
 def zoo():
@@ -77,6 +81,10 @@ def main(argv=None) -> int:
                          f"{plan['inplace_count']} | {seconds:.2f} |")
             print(lines[-1], flush=True)
         lines += ["", f"Worst planned / lower bound over all profiles of all models: **{worst:.3f}** (bar: 1.05).", ""]
+        paper = [Buffer(*t) for t in PAPER_EXAMPLE]
+        lines += ["Pisarchyk & Lee 8-tensor example: naive "
+                  f"{sum(b.size for b in paper)}, lower bound {lower_bound(paper)}, greedy-by-size "
+                  f"**{greedy_by_size(paper)}** (paper and reference: 234 / 124 / 124).", ""]
         # resnet50: cold compile vs onnxruntime session creation vs cached recompile.
         r50 = models.light_model("resnet50")
         cold = []
