@@ -1,0 +1,178 @@
+"""An `onnx.backend.base.Backend` over acl_sim: `prepare` compiles the model with ATC into a
+temporary `.om` and loads it with aclmdl; `run` copies the inputs to the device, executes and
+reads the outputs back. Everything goes through the pyACL-compatible `import acl` API, so this
+is also a worked example of an aclmdl program.
+
+    import onnx, acl_sim.onnx_backend as backend
+    rep = backend.prepare(onnx.load("model.onnx"))
+    outputs = rep.run([x])
+
+It lets the official ONNX backend test suite (`onnx.backend.test`) run against acl_sim
+(tests/test_onnx_backend.py).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+
+import numpy as np
+import onnx
+from onnx.backend.base import Backend, BackendRep, namedtupledict
+
+_NUMPY_OF_ACL = {0: np.float32, 1: np.float16, 2: np.int8, 3: np.int32, 4: np.uint8, 6: np.int16, 7: np.uint16,
+                 8: np.uint32, 9: np.int64, 10: np.uint64, 11: np.float64, 12: np.bool_}
+_H2D, _D2H = 1, 2
+_DEVICE_ID = 0
+_init_lock = threading.Lock()
+_initialised = False
+
+
+def _acl():
+    """`import acl`, initialised once per process, with device 0 set on the calling thread."""
+    global _initialised
+    import acl
+
+    with _init_lock:
+        if not _initialised:
+            ret = acl.init()
+            if ret not in (0, 100002):
+                raise RuntimeError(f"acl.init failed: {ret}")
+            _initialised = True
+    ret = acl.rt.set_device(_DEVICE_ID)  # per thread; shares the device's default context
+    if ret != 0:
+        raise RuntimeError(f"acl.rt.set_device failed: {ret}")
+    return acl
+
+
+def _check(ret, what):
+    if ret != 0:
+        import acl
+
+        raise RuntimeError(f"{what} failed with {ret}: {acl.get_recent_err_msg()}")
+
+
+class AclSimRep(BackendRep):
+    """A compiled and loaded model. Not thread-safe (one dataset pair per rep)."""
+
+    def __init__(self, om_path: str, workdir: str, graph_inputs: list[str]):
+        acl = _acl()
+        self._acl = acl
+        self._workdir = workdir
+        self.model_id, ret = acl.mdl.load_from_file(om_path)
+        _check(ret, "acl.mdl.load_from_file")
+        self.desc = acl.mdl.create_desc()
+        _check(acl.mdl.get_desc(self.desc, self.model_id), "acl.mdl.get_desc")
+        n_in = acl.mdl.get_num_inputs(self.desc)
+        self.input_names = [acl.mdl.get_input_name_by_index(self.desc, i) for i in range(n_in)]
+        self.output_names = [acl.mdl.get_output_name_by_index(self.desc, i)
+                             for i in range(acl.mdl.get_num_outputs(self.desc))]
+        self.graph_inputs = graph_inputs
+        self._ptrs, self._bufs = [], []
+        self.in_ds = self._dataset([acl.mdl.get_input_size_by_index(self.desc, i) for i in range(n_in)])
+        self.out_ds = self._dataset([acl.mdl.get_output_size_by_index(self.desc, i)
+                                     for i in range(len(self.output_names))])
+        self._in_ptrs = self._ptrs[:n_in]
+        self._out_ptrs = self._ptrs[n_in:]
+
+    def _dataset(self, sizes):
+        acl = self._acl
+        ds = acl.mdl.create_dataset()
+        for size in sizes:
+            ptr, ret = acl.rt.malloc(max(size, 1), 0)
+            _check(ret, "acl.rt.malloc")
+            buf = acl.create_data_buffer(ptr, size)
+            self._ptrs.append(ptr)
+            self._bufs.append(buf)
+            _, ret = acl.mdl.add_dataset_buffer(ds, buf)
+            _check(ret, "acl.mdl.add_dataset_buffer")
+        return ds
+
+    def run(self, inputs, **kwargs):
+        acl = _acl()
+        if isinstance(inputs, dict):
+            feeds = dict(inputs)
+        else:
+            if not isinstance(inputs, (list, tuple)):
+                inputs = [inputs]
+            feeds = dict(zip(self.graph_inputs, inputs))
+        for i, name in enumerate(self.input_names):
+            if name not in feeds:
+                raise ValueError(f"missing input '{name}'")
+            dtype = _NUMPY_OF_ACL[acl.mdl.get_input_data_type(self.desc, i)]
+            array = np.ascontiguousarray(np.asarray(feeds[name]), dtype=dtype)
+            capacity = acl.mdl.get_input_size_by_index(self.desc, i)
+            if array.nbytes > capacity:
+                raise ValueError(f"input '{name}' has {array.nbytes} bytes, the model takes {capacity}")
+            if array.nbytes:
+                _check(acl.rt.memcpy(self._in_ptrs[i], capacity, array.ctypes.data, array.nbytes, _H2D),
+                       "acl.rt.memcpy")
+        _check(acl.mdl.execute(self.model_id, self.in_ds, self.out_ds), "acl.mdl.execute")
+        outputs = []
+        for i in range(len(self.output_names)):
+            dims, ret = acl.mdl.get_cur_output_dims(self.desc, i)
+            _check(ret, "acl.mdl.get_cur_output_dims")
+            out = np.empty(dims["dims"], dtype=_NUMPY_OF_ACL[acl.mdl.get_output_data_type(self.desc, i)])
+            if out.nbytes:
+                _check(acl.rt.memcpy(out.ctypes.data, out.nbytes, self._out_ptrs[i], out.nbytes, _D2H),
+                       "acl.rt.memcpy")
+            outputs.append(out)
+        return namedtupledict("Outputs", self.output_names)(*outputs)
+
+    def close(self):
+        acl = self._acl
+        if self.model_id is None:
+            return
+        acl.mdl.destroy_dataset(self.in_ds)
+        acl.mdl.destroy_dataset(self.out_ds)
+        for buf in self._bufs:
+            acl.destroy_data_buffer(buf)
+        for ptr in self._ptrs:
+            acl.rt.free(ptr)
+        acl.mdl.destroy_desc(self.desc)
+        acl.mdl.unload(self.model_id)
+        self.model_id = None
+        shutil.rmtree(self._workdir, ignore_errors=True)
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class AclSimBackend(Backend):
+    @classmethod
+    def supports_device(cls, device: str) -> bool:
+        return device.upper().startswith("CPU")
+
+    @classmethod
+    def prepare(cls, model, device: str = "CPU", **kwargs) -> AclSimRep:
+        from acl_sim.compiler import compile_model
+
+        if isinstance(model, (bytes, str, os.PathLike)):
+            model = onnx.load_from_string(model) if isinstance(model, bytes) else onnx.load(model)
+        super().prepare(model, device, **kwargs)
+        initializers = {t.name for t in model.graph.initializer}
+        graph_inputs = [i.name for i in model.graph.input if i.name not in initializers]
+        workdir = tempfile.mkdtemp(prefix="acl_sim_backend_")
+        try:
+            report = compile_model(model, os.path.join(workdir, "model"), **kwargs)
+            return AclSimRep(report["om_path"], workdir, graph_inputs)
+        except BaseException:
+            shutil.rmtree(workdir, ignore_errors=True)
+            raise
+
+    @classmethod
+    def run_model(cls, model, inputs, device: str = "CPU", **kwargs):
+        rep = cls.prepare(model, device, **kwargs)
+        try:
+            return rep.run(inputs)
+        finally:
+            rep.close()
+
+
+prepare = AclSimBackend.prepare
+run_model = AclSimBackend.run_model
+supports_device = AclSimBackend.supports_device
