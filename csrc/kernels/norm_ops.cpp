@@ -58,6 +58,13 @@ struct RowAffine {
   }
 };
 
+/** y = (x - mean) * a + b (centring first avoids cancellation when var ~ 0). */
+struct RowCenterAffine {
+  ACL_SIM_INLINE void operator()(const float* x, float* y, int64_t n, float mean, float a, float b) const {
+    for (int64_t j = 0; j < n; ++j) y[j] = (x[j] - mean) * a + b;
+  }
+};
+
 /** A tensor as float: the original buffer for float32, else a converted copy. */
 struct FloatBuf {
   std::vector<float> store;
@@ -221,8 +228,7 @@ void group_norm(OpContext& ctx, int64_t groups, const std::vector<float>& scale,
         int64_t grp = g % groups;
         for (int64_t k = 0; k < cg; ++k) {
           size_t p = static_cast<size_t>(per_group_params ? grp : grp * cg + k);
-          float a = scale[p] * inv, b = bias[p] - mean * a;
-          mv_call(RowAffine{}, xg + k * s, yf.ptr + g * len + k * s, s, a, b);
+          mv_call(RowCenterAffine{}, xg + k * s, yf.ptr + g * len + k * s, s, mean, scale[p] * inv, bias[p]);
         }
       }
     });
