@@ -48,7 +48,7 @@ def run(op, inputs, out_shapes, out_dtypes, **attrs):
     single = not isinstance(out_dtypes, (list, tuple))
     if single:
         out_shapes, out_dtypes = [out_shapes], [out_dtypes]
-    ins = [None if a is None else np.ascontiguousarray(a) for a in inputs]
+    ins = [None if a is None else np.require(a, requirements="C") for a in inputs]  # keeps 0-d arrays 0-d
     outs = testing().run_op(op, ins, [list(s) for s in out_shapes], [acl_dtype(d) for d in out_dtypes], attrs)
     return outs[0] if single else outs
 

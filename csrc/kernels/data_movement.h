@@ -25,6 +25,9 @@ void dispatch_elem_size(const OpContext& ctx, size_t elem, F&& f) {
 void transpose_bytes(const OpContext& ctx, const void* src, void* dst, size_t elem, const std::vector<int64_t>& in_shape,
                      const std::vector<int64_t>& perm);
 
+/** Throws ACL_ERROR_OP_ATTR_NOT_MATCH unless perm is a permutation of 0..rank-1. */
+void check_perm(const OpContext& ctx, const std::vector<int64_t>& perm, size_t rank);
+
 /** Row-major strides (in elements) of a shape. */
 std::vector<int64_t> strides_of(const std::vector<int64_t>& shape);
 

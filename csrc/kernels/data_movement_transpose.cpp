@@ -75,9 +75,8 @@ void transpose_typed(const U* src, U* dst, const std::vector<int64_t>& out_shape
 
 }  // namespace
 
-void transpose_bytes(const OpContext& ctx, const void* src, void* dst, size_t elem, const std::vector<int64_t>& in_shape,
-                     const std::vector<int64_t>& perm) {
-  const size_t rank = in_shape.size();
+/** Throws ACL_ERROR_OP_ATTR_NOT_MATCH unless perm is a permutation of 0..rank-1. */
+void check_perm(const OpContext& ctx, const std::vector<int64_t>& perm, size_t rank) {
   ACL_SIM_REQUIRE(perm.size() == rank, ACL_ERROR_OP_ATTR_NOT_MATCH, ctx.op_type, ": perm has ", perm.size(),
                   " entries for rank ", rank);
   std::vector<bool> seen(rank, false);
@@ -86,6 +85,12 @@ void transpose_bytes(const OpContext& ctx, const void* src, void* dst, size_t el
                     ": perm is not a permutation of 0..", rank - 1);
     seen[p] = true;
   }
+}
+
+void transpose_bytes(const OpContext& ctx, const void* src, void* dst, size_t elem, const std::vector<int64_t>& in_shape,
+                     const std::vector<int64_t>& perm) {
+  const size_t rank = in_shape.size();
+  check_perm(ctx, perm, rank);
   int64_t total = prod(in_shape);
   if (total == 0) return;
   // Drop size-1 dims (renumbering perm), then merge input dims that stay adjacent in the output.
@@ -138,8 +143,9 @@ void run_transpose(OpContext& ctx) {
   std::vector<int64_t> perm = attrs_of(ctx).get_ints("perm", {});
   if (perm.empty())
     for (int64_t d = rank - 1; d >= 0; --d) perm.push_back(d);  // default: reverse the dims
+  check_perm(ctx, perm, x.shape.size());
   std::vector<int64_t> out_shape;
-  for (int64_t p : perm) out_shape.push_back(p >= 0 && p < rank ? x.shape[p] : -1);
+  for (int64_t p : perm) out_shape.push_back(x.shape[p]);
   require_shape(ctx, y, out_shape, "output");
   transpose_bytes(ctx, x.data, y.data, dtype_size(x.dtype), x.shape, perm);
 }
