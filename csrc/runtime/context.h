@@ -2,6 +2,8 @@
 // current context (thread-local); new threads have none.
 #pragma once
 
+#include "runtime/export.h"
+
 #include <atomic>
 #include <memory>
 
@@ -10,7 +12,7 @@ namespace acl_sim {
 class Device;
 class Stream;
 
-class Context : public std::enable_shared_from_this<Context> {
+class ACL_SIM_RT_API Context : public std::enable_shared_from_this<Context> {
  public:
   /** Use create(); @p is_default marks the device's shared context made by aclrtSetDevice. */
   Context(Device& device, bool is_default);
@@ -35,11 +37,11 @@ class Context : public std::enable_shared_from_this<Context> {
 };
 
 /** The calling thread's current context, or nullptr (none set, or destroyed since). */
-Context* current_context();
-std::shared_ptr<Context> current_context_ptr();
+ACL_SIM_RT_API Context* current_context();
+ACL_SIM_RT_API std::shared_ptr<Context> current_context_ptr();
 /** The current context; throws ACL_ERROR_RT_CONTEXT_NULL (107002) when there is none. */
-Context& require_context();
+ACL_SIM_RT_API Context& require_context();
 /** Make @p ctx (may be null) current on the calling thread. */
-void set_current_context(std::shared_ptr<Context> ctx);
+ACL_SIM_RT_API void set_current_context(std::shared_ptr<Context> ctx);
 
 }  // namespace acl_sim

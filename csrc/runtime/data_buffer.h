@@ -2,6 +2,8 @@
 // not own the memory. Handles are validated against a live table.
 #pragma once
 
+#include "runtime/export.h"
+
 #include <acl/acl_base.h>
 
 #include <cstddef>
@@ -14,6 +16,6 @@ struct aclDataBuffer {
 namespace acl_sim {
 
 /** True when @p b was created by aclCreateDataBuffer and not yet destroyed. Thread-safe. */
-bool is_live_data_buffer(const aclDataBuffer* b);
+ACL_SIM_RT_API bool is_live_data_buffer(const aclDataBuffer* b);
 
 }  // namespace acl_sim

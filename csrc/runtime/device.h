@@ -2,6 +2,8 @@
 // and the streams created on it.
 #pragma once
 
+#include "runtime/export.h"
+
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -15,7 +17,7 @@ namespace acl_sim {
 class Context;
 class Stream;
 
-class Device {
+class ACL_SIM_RT_API Device {
  public:
   Device(int32_t id, const SocProfile& profile, size_t memory_size);
   ~Device();

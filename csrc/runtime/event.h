@@ -2,6 +2,8 @@
 // when the stream reaches it, completes the event and timestamps it.
 #pragma once
 
+#include "runtime/export.h"
+
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -13,7 +15,7 @@ namespace acl_sim {
 
 class Stream;
 
-class Event : public std::enable_shared_from_this<Event> {
+class ACL_SIM_RT_API Event : public std::enable_shared_from_this<Event> {
  public:
   explicit Event(uint32_t flags);
   static std::shared_ptr<Event> create(uint32_t flags = 0) { return std::make_shared<Event>(flags); }
@@ -49,6 +51,6 @@ class Event : public std::enable_shared_from_this<Event> {
 };
 
 /** Steady-clock nanoseconds (the event time base). */
-int64_t now_ns();
+ACL_SIM_RT_API int64_t now_ns();
 
 }  // namespace acl_sim

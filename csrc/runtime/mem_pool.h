@@ -16,6 +16,8 @@
 //   pool stays usable.
 #pragma once
 
+#include "runtime/export.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -28,7 +30,7 @@
 
 namespace acl_sim {
 
-class MemPool {
+class ACL_SIM_RT_API MemPool {
  public:
   /** Reserve @p capacity bytes of address space for device @p device_id (no RAM is committed). */
   MemPool(int32_t device_id, size_t capacity);

@@ -4,6 +4,8 @@
 // stream (no thread held) until the callback has returned.
 #pragma once
 
+#include "runtime/export.h"
+
 #include <acl/acl_rt.h>
 
 #include <cstdint>
@@ -13,7 +15,7 @@ namespace acl_sim {
 
 class Stream;
 
-class ReportRegistry {
+class ACL_SIM_RT_API ReportRegistry {
  public:
   static ReportRegistry& instance();
 
@@ -37,6 +39,6 @@ class ReportRegistry {
 };
 
 /** The calling thread's id as used by aclrtSubscribeReport (pthread_self()). */
-uint64_t current_thread_id();
+ACL_SIM_RT_API uint64_t current_thread_id();
 
 }  // namespace acl_sim

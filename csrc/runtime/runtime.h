@@ -2,6 +2,8 @@
 // tables for streams, events and contexts.
 #pragma once
 
+#include "runtime/export.h"
+
 #include <acl/acl_base.h>
 
 #include <array>
@@ -23,7 +25,7 @@ class Context;
 class Stream;
 class Event;
 
-class Runtime {
+class ACL_SIM_RT_API Runtime {
  public:
   static constexpr uint32_t kMaxDevices = 256;
 

@@ -3,6 +3,8 @@
 // (core counts, buffer sizes, device memory) reads them from here.
 #pragma once
 
+#include "runtime/export.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -11,7 +13,7 @@
 namespace acl_sim {
 
 /** One chip's capabilities. Sizes in bytes, clock in MHz. */
-struct SocProfile {
+struct ACL_SIM_RT_API SocProfile {
   const char* name;          // full soc_version, e.g. "Ascend910B1" (what aclrtGetSocName returns)
   const char* short_name;    // short soc_version, e.g. "Ascend910B"
   int npu_arch;              // 1001, 2002, 2201, 3002
@@ -34,10 +36,10 @@ struct SocProfile {
 };
 
 /** Every profile of the reference table. */
-const std::vector<SocProfile>& all_soc_profiles();
+ACL_SIM_RT_API const std::vector<SocProfile>& all_soc_profiles();
 /** Profile by full or short name (case-sensitive), or nullptr. */
-const SocProfile* find_soc_profile(const std::string& name);
+ACL_SIM_RT_API const SocProfile* find_soc_profile(const std::string& name);
 /** The profile named by ACL_SIM_SOC (default Ascend910B1); unknown names fall back to the default with a warning. */
-const SocProfile& current_soc();
+ACL_SIM_RT_API const SocProfile& current_soc();
 
 }  // namespace acl_sim

@@ -4,6 +4,8 @@
 // or a blocking callback is parked, not blocking a thread.
 #pragma once
 
+#include "runtime/export.h"
+
 #include <acl/acl_base.h>
 
 #include <condition_variable>
@@ -25,14 +27,14 @@ class Stream;
 using Task = std::function<void()>;
 
 /** Something a stream can wait on without holding a thread (event records, blocking callbacks). */
-class Waitable {
+class ACL_SIM_RT_API Waitable {
  public:
   virtual ~Waitable() = default;
   /** True if already satisfied; otherwise arrange for s->resume() when it is, and return false. Thread-safe. */
   virtual bool ready_or_subscribe(const std::shared_ptr<Stream>& s) = 0;
 };
 
-class Stream : public std::enable_shared_from_this<Stream> {
+class ACL_SIM_RT_API Stream : public std::enable_shared_from_this<Stream> {
  public:
   static constexpr int kPriorities = 8;  // 0 highest .. 7 lowest
 
@@ -99,8 +101,8 @@ class Stream : public std::enable_shared_from_this<Stream> {
 /** The stream for a C handle: 0 → default stream of the current context (107002 if none); otherwise
  *  the live stream (107000 for unknown or destroyed handles). The reference stays valid until the
  *  stream is destroyed. */
-Stream& resolve_stream(aclrtStream s);
+ACL_SIM_RT_API Stream& resolve_stream(aclrtStream s);
 /** As resolve_stream, keeping the stream alive for the caller. */
-std::shared_ptr<Stream> resolve_stream_ptr(aclrtStream s);
+ACL_SIM_RT_API std::shared_ptr<Stream> resolve_stream_ptr(aclrtStream s);
 
 }  // namespace acl_sim

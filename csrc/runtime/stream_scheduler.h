@@ -7,6 +7,8 @@
 // the executor's ThreadPool workers, which run kernel blocks.
 #pragma once
 
+#include "runtime/export.h"
+
 #include <cstddef>
 #include <memory>
 
@@ -14,7 +16,7 @@ namespace acl_sim {
 
 class Stream;
 
-class StreamScheduler {
+class ACL_SIM_RT_API StreamScheduler {
  public:
   static StreamScheduler& instance();
   /** Queue @p s to be drained. Thread-safe. */
@@ -34,7 +36,7 @@ class StreamScheduler {
 
 /** Declare that the calling stream task is about to block for a while (peer waits, host
  *  synchronisation). While alive, the scheduler may start another drainer. No-op off drainers. */
-class BlockingRegion {
+class ACL_SIM_RT_API BlockingRegion {
  public:
   BlockingRegion();
   ~BlockingRegion();
