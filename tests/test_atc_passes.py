@@ -321,3 +321,30 @@ def test_layernorm_pattern_keeps_non_feature_scale(tmp_path):
     model = make_model(nodes, [("x", [2, 3, 16])], [("y", None)], inits)
     _, om = compile_and_compare(model, tmp_path, [{"x": randn(2, 3, 16)}])
     assert ops_of(om) == ["LayerNormalization", "Mul"]
+
+
+def test_opset18_spellings_lower_to_17(tmp_path):
+    # Pad with axes, Split with num_outputs (uneven), Resize with axes, ReduceMean with an axes input.
+    nodes = [helper.make_node("Pad", ["x", "pads", "", "pax"], ["p"]),
+             helper.make_node("Split", ["p"], ["s0", "s1", "s2"], axis=1, num_outputs=3),
+             helper.make_node("Resize", ["s0", "", "scales"], ["r"], axes=[3], mode="nearest"),
+             helper.make_node("ReduceMean", ["s1", "rax"], ["m"], keepdims=1),
+             helper.make_node("Add", ["s1", "m"], ["y2"])]
+    inits = {"pads": np.array([1, 2], np.int64), "pax": np.array([1], np.int64),
+             "scales": np.array([2.0], np.float32), "rax": np.array([-1], np.int64)}
+    model = make_model(nodes, [("x", [1, 5, 2, 3])], [("r", None), ("y2", None), ("s2", None)], inits, opset=18)
+    _, om = compile_and_compare(model, tmp_path, [{"x": randn(1, 5, 2, 3)}])
+    g = om.profile(0)
+    split = next(n for n in g["nodes"] if n["op"] == "Split")
+    assert om.weight(g["tensors"][split["inputs"][1]]).tolist() == [3, 3, 2]
+    pad = next(n for n in g["nodes"] if n["op"] == "Pad")
+    assert len([i for i in pad["inputs"] if i >= 0]) == 2
+    assert next(n for n in g["nodes"] if n["op"] == "ReduceMean")["attrs"]["axes"] == [-1]
+
+
+def test_dropout_mask_output_is_folded(tmp_path):
+    nodes = [helper.make_node("Dropout", ["x"], ["y", "mask"])]
+    model = make_model(nodes, [("x", [2, 3])], [("y", None), ("mask", None, TensorProto.BOOL)])
+    _, om = compile_and_compare(model, tmp_path, [{"x": randn(2, 3)}])
+    assert ops_of(om) == ["Identity", "Identity"]
+    assert om.iodesc["outputs"][1]["dtype"] == 12

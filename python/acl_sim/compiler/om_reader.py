@@ -17,6 +17,12 @@ from .om_writer import (HEADER_SIZE, MAGIC, SECTION_ENTRY, SECTION_GRAPH, SECTIO
 
 ACL_TO_NUMPY = {0: np.float32, 1: np.float16, 2: np.int8, 3: np.int32, 4: np.uint8, 6: np.int16, 7: np.uint16,
                 8: np.uint32, 9: np.int64, 10: np.uint64, 11: np.float64, 12: np.bool_}
+try:  # bfloat16 (27) as onnx/ml_dtypes spell it
+    import ml_dtypes
+
+    ACL_TO_NUMPY[27] = ml_dtypes.bfloat16
+except ImportError:
+    pass
 JSON_CAP = 256 << 20
 
 

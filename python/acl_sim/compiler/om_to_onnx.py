@@ -84,7 +84,7 @@ def to_onnx(om, profile: int = 0):
                                        node["attrs"].get("activation_beta"), raw, outs[0], f"n{k}a", inits)
         else:
             nodes.append(helper.make_node(op, ins, outs, name=node["name"], **attrs))
-    onnx_type = {0: 1, 1: 10, 2: 3, 3: 6, 4: 2, 6: 5, 7: 4, 8: 12, 9: 7, 10: 13, 11: 11, 12: 9}
+    onnx_type = {0: 1, 1: 10, 2: 3, 3: 6, 4: 2, 6: 5, 7: 4, 8: 12, 9: 7, 10: 13, 11: 11, 12: 9, 27: 16}
     by_index = {("input", t["index"]): t for t in tensors if t["kind"] == "input"}
     by_index.update({("output", t["index"]): t for t in tensors if t["kind"] == "output"})
     inputs = []

@@ -26,6 +26,8 @@ def acl_dtype(dtype) -> int:
     from .errors import CompileError
 
     dt = np.dtype(dtype)
+    if dt.name == "bfloat16":  # ml_dtypes' bfloat16, as onnx returns it
+        return 27
     if dt not in ACL_DTYPES:
         raise CompileError(f"tensor dtype {dt} has no aclDataType")
     return ACL_DTYPES[dt]
@@ -36,6 +38,11 @@ def _align(n: int) -> int:
 
 
 _CHUNK = 8 << 20
+
+
+def _raw(arr: np.ndarray) -> memoryview:
+    """The bytes of a C-contiguous array (via uint8, so extension dtypes like bfloat16 work too)."""
+    return memoryview(arr.reshape(-1).view(np.uint8))
 
 
 def _is_fill(arr: np.ndarray) -> bool:
@@ -60,11 +67,13 @@ class WeightStore:
         arr = np.asarray(array)
         if arr.dtype.byteorder == ">":
             arr = arr.astype(arr.dtype.newbyteorder("<"))
-        if _is_fill(arr):
+        if arr.size == 0:
+            key = ("empty", arr.dtype.str, arr.shape)
+        elif _is_fill(arr):
             key = ("fill", arr.dtype.str, arr.shape, arr.reshape(-1)[:1].tobytes())
         else:
             arr = np.ascontiguousarray(arr)
-            key = (arr.dtype.str, arr.shape, hashlib.sha1(memoryview(arr).cast("B")).digest())
+            key = (arr.dtype.str, arr.shape, hashlib.sha1(_raw(arr)).digest())
         nbytes = arr.size * arr.dtype.itemsize
         if key in self._index:
             return self._index[key], nbytes
@@ -81,7 +90,9 @@ class WeightStore:
             if offset > pos:
                 yield b"\0" * (offset - pos)
             nbytes = arr.size * arr.dtype.itemsize
-            if _is_fill(arr):
+            if nbytes == 0:
+                pass
+            elif _is_fill(arr):
                 pattern = np.full(min(arr.size, _CHUNK // arr.dtype.itemsize), arr.reshape(-1)[0], arr.dtype).tobytes()
                 left = nbytes
                 while left:
@@ -89,7 +100,7 @@ class WeightStore:
                     yield piece
                     left -= len(piece)
             else:
-                view = memoryview(arr).cast("B")
+                view = _raw(arr)
                 for start in range(0, nbytes, _CHUNK):
                     yield view[start:start + _CHUNK]
             pos = offset + nbytes

@@ -10,25 +10,32 @@ from __future__ import annotations
 SUPPORTED_OPS = frozenset({
     # GEMM / convolution (with fused epilogues)
     "Conv", "ConvTranspose", "Gemm", "MatMul",
-    # elementwise
-    "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sqrt", "Exp", "Log", "Neg", "Abs", "Reciprocal",
-    "Floor", "Ceil", "Erf", "Tanh", "Sigmoid", "Relu", "LeakyRelu", "Clip", "HardSigmoid", "HardSwish",
-    "Gelu", "Elu", "Softplus", "PRelu", "Equal", "Less", "Greater", "Where", "Not", "Cast",
+    # elementwise math
+    "Add", "Sub", "Mul", "Div", "Pow", "Mod", "Max", "Min", "Sum", "Mean", "Sqrt", "Exp", "Log", "Neg", "Abs",
+    "Reciprocal", "Floor", "Ceil", "Round", "Sign", "Erf", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh",
+    "Cosh", "Asinh", "Acosh", "Atanh", "IsInf", "IsNaN", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
+    # activations
+    "Tanh", "Sigmoid", "Relu", "LeakyRelu", "PRelu", "Clip", "HardSigmoid", "HardSwish", "Gelu", "Elu", "Selu",
+    "Celu", "Softplus", "Softsign", "Mish", "Shrink", "ThresholdedRelu",
+    # logic
+    "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Not", "Where",
+    "Cast", "CastLike",
     # normalisation / reductions
-    "BatchNormalization", "LayerNormalization", "InstanceNormalization", "LRN", "Softmax", "LogSoftmax",
-    "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ArgMax", "ArgMin",
+    "BatchNormalization", "LayerNormalization", "InstanceNormalization", "GroupNormalization",
+    "LpNormalization", "MeanVarianceNormalization", "LRN", "Softmax", "LogSoftmax", "Hardmax",
+    "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum",
+    "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin", "TopK", "CumSum",
     # pooling / resize
     "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Resize",
     # data movement
     "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Concat", "Split", "Slice", "Gather",
-    "Expand", "Tile", "Pad", "Identity",
+    "GatherElements", "GatherND", "Expand", "Tile", "Pad", "Identity", "DepthToSpace", "SpaceToDepth", "Trilu",
+    "EyeLike",
 })
 
 # Ops ATC can evaluate at compile time; they are accepted as long as folding removes them.
-FOLD_ONLY_OPS = frozenset({"Shape", "Size", "ConstantOfShape", "Range", "Constant", "Dropout", "Sum",
-                           "Upsample", "Mean", "NonZero", "OneHot", "And", "Or", "LessOrEqual",
-                           "GreaterOrEqual", "Mod", "Sign", "Round", "Sin", "Cos", "CumSum", "ScatterND",
-                           "TopK", "ReduceL2", "ReduceSumSquare", "Hardmax"})
+FOLD_ONLY_OPS = frozenset({"Shape", "Size", "ConstantOfShape", "Range", "Constant", "Dropout", "Upsample",
+                           "NonZero", "OneHot", "ScatterND", "ScatterElements"})
 
 # ONNX op name -> names users may write in --modify_mixlist (CANN spellings).
 CANN_NAMES = {

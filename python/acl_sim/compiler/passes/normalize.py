@@ -30,9 +30,13 @@ def _rewrite(g: Graph, node: Node, opset: int, out: list, stats: dict) -> None:
         stats["rewritten"] = stats.get("rewritten", 0) + 1
 
     if op == "Dropout":
-        for extra in node.outputs[1:]:
-            if extra and extra in g._mask_readers:
-                raise CompileError(f"node '{node.name}' (Dropout): the mask output is not supported")
+        # Inference Dropout is the identity; its mask (if read) is all true: Shape -> ConstantOfShape folds.
+        if len(node.outputs) > 1 and node.outputs[1] and (node.outputs[1] in g._mask_readers
+                                                         or node.outputs[1] in g.outputs):
+            shape = g.fresh(f"{node.outputs[1]}_shape")
+            out.append(Node("Shape", g.fresh(f"{node.name}_shape"), node.inputs[:1], [shape], {}, node.sources))
+            out.append(Node("ConstantOfShape", g.fresh(f"{node.name}_mask"), [shape], [node.outputs[1]],
+                            {"value": np.ones(1, dtype=bool)}, node.sources))
         node.op, node.inputs, node.outputs, node.attrs = "Identity", node.inputs[:1], node.outputs[:1], {}
         changed()
     elif op == "Clip" and opset < 11 and ("min" in a or "max" in a):
@@ -63,11 +67,9 @@ def _rewrite(g: Graph, node: Node, opset: int, out: list, stats: dict) -> None:
         a["axes"] = [int(v) for v in axes.reshape(-1)]
         node.inputs = node.inputs[:1]
         changed()
-    elif op == "Split":
-        if opset < 13 and "split" in a:
-            node.inputs = node.inputs[:1] + [_ints_const(g, "split", a.pop("split"))]
-            changed()
-        a.pop("num_outputs", None)
+    elif op == "Split" and opset < 13 and "split" in a:
+        node.inputs = node.inputs[:1] + [_ints_const(g, "split", a.pop("split"))]
+        changed()
     elif op == "Pad" and opset < 11:
         pads = _ints_const(g, "pads", a.pop("pads"))
         value = g.add_const("pad_value", np.float32(a.pop("value", 0.0)))

@@ -20,11 +20,12 @@ UNARY_SAME = {
     "HardSigmoid", "HardSwish", "LeakyRelu", "Elu", "Selu", "Softplus", "Softsign", "Gelu", "Clip",
     "Identity", "Softmax", "LogSoftmax", "Sin", "Cos", "Round", "Sign", "Not", "LRN", "Dropout",
     "BatchNormalization", "LayerNormalization", "InstanceNormalization", "Mish", "Celu", "ThresholdedRelu",
-    "PRelu",
+    "PRelu", "MeanVarianceNormalization", "LpNormalization", "Shrink", "Softsign", "IsInf", "IsNaN",
+    "Acos", "Asin", "Atan", "Tan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Hardmax", "GroupNormalization",
 }
 BINARY_BROADCAST = {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "And", "Or", "Xor",
                     "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "Mod", "Where"}
-BOOL_OUT = {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Not"}
+BOOL_OUT = {"IsInf", "IsNaN", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Not"}
 
 # Constant inputs up to this many elements are handed to onnx shape inference as data.
 _DATA_LIMIT = 4096
@@ -97,8 +98,66 @@ def _onnx_rule(g: Graph, node: Node):
     return result
 
 
+def lower_to_canonical(g: Graph, node: Node) -> None:
+    """Opset-18+ spellings that need the input rank or shape to become opset-17 ones."""
+    if node.op == "Pad" and len(node.inputs) > 3 and node.inputs[3]:
+        axes, pads = g.const(node.inputs[3]), g.const(node.inputs[1])
+        shape = g.shape(node.inputs[0])
+        if axes is None or pads is None or shape is None:
+            raise CompileError(f"node '{node.name}' (Pad): pads and axes must be constants")
+        rank = len(shape)
+        full = np.zeros(2 * rank, dtype=np.int64)
+        for k, a in enumerate(int(v) % rank for v in axes.reshape(-1)):
+            full[a], full[a + rank] = pads.reshape(-1)[k], pads.reshape(-1)[k + len(axes.reshape(-1))]
+        node.inputs = [node.inputs[0], g.add_const("pads", full), node.inputs[2]]
+    elif node.op == "Split" and "num_outputs" in node.attrs:
+        count = int(node.attrs.pop("num_outputs"))
+        shape = g.shape(node.inputs[0])
+        axis = int(node.attrs.get("axis", 0)) % len(shape)
+        chunk = -(-shape[axis] // count)  # ceil: the last chunk may be smaller (opset 18)
+        sizes = [min(chunk, shape[axis] - k * chunk) for k in range(count)]
+        node.inputs = [node.inputs[0], g.add_const("split", np.asarray(sizes, dtype=np.int64))]
+    elif node.op == "Resize" and "axes" in node.attrs:
+        _resize_axes_to_full_rank(g, node)
+    if node.op == "Resize" and (node.attrs.get("antialias", 0) or
+                                node.attrs.get("keep_aspect_ratio_policy", "stretch") != "stretch"):
+        raise CompileError(f"node '{node.name}' (Resize): antialias and keep_aspect_ratio_policy "
+                           f"(opset 18) are not supported")
+
+
+def _resize_axes_to_full_rank(g: Graph, node: Node) -> None:
+    """Resize-18 `axes`: scales/sizes/roi for the listed axes only -> full-rank inputs."""
+    shape = g.shape(node.inputs[0])
+    rank = len(shape)
+    axes = [int(a) % rank for a in node.attrs.pop("axes")]
+    inputs = list(node.inputs) + [""] * (4 - len(node.inputs))
+    for idx, fill in ((1, None), (2, 1.0), (3, None)):
+        name = inputs[idx]
+        if not name:
+            continue
+        value = g.const(name)
+        if value is None:
+            raise CompileError(f"node '{node.name}' (Resize): roi/scales/sizes must be constants with axes")
+        value = value.reshape(-1)
+        if idx == 1:  # roi: starts then ends
+            full = np.concatenate([np.zeros(rank), np.ones(rank)]).astype(value.dtype)
+            for k, a in enumerate(axes):
+                full[a], full[a + rank] = value[k], value[k + len(axes)]
+        elif idx == 2:
+            full = np.ones(rank, dtype=value.dtype)
+            full[axes] = value
+        else:
+            full = np.asarray(shape, dtype=value.dtype)
+            full[axes] = value
+        inputs[idx] = g.add_const("resize_param", full)
+    while inputs and not inputs[-1]:
+        inputs.pop()
+    node.inputs = inputs
+
+
 def infer_node(g: Graph, node: Node):
     """Sets g.shapes/g.dtypes for the node's outputs; raises CompileError if one stays dynamic."""
+    lower_to_canonical(g, node)
     rule = _fast_rule(g, node)
     if rule is None or any(s is None for s, _ in rule[:1]):
         rule = _onnx_rule(g, node)
