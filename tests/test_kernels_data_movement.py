@@ -180,3 +180,39 @@ def test_shape_size_constant_range_eye_trilu():
         for k in (-1, 0, 2):
             want = np.triu(m, k) if upper else np.tril(m, k)
             np.testing.assert_array_equal(run("Trilu", [m, np.array(k)], m.shape, np.float32, upper=upper), want)
+
+
+@pytest.mark.parametrize("reduction", ["none", "add", "mul", "max", "min"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int64], ids=ids)
+def test_scatter_nd(reduction, dtype):
+    rng = np.random.default_rng(9)
+    x = rand(rng, (4, 5, 6), dtype)
+    ind = np.array([[1, 2], [3, 0], [1, 2]])  # a duplicate exercises the reduction
+    upd = rand(rng, (3, 6), dtype)
+    want = x.copy()
+    for t, (i, j) in enumerate(ind):
+        if reduction == "none":
+            want[i, j] = upd[t]
+        else:
+            fn = {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}[reduction]
+            want[i, j] = fn(want[i, j], upd[t])
+    attrs = {} if reduction == "none" else {"reduction": reduction}
+    np.testing.assert_array_equal(run("ScatterND", [x, ind, upd], x.shape, dtype, **attrs), want)
+
+
+def test_scatter_elements():
+    rng = np.random.default_rng(10)
+    x = rand(rng, (3, 4), np.float32)
+    ind = np.array([[1, 0, 2, -1], [0, 2, 1, 0]])
+    upd = rand(rng, (2, 4), np.float32)
+    for axis in (0, 1):
+        want = x.copy()
+        for i in range(2):
+            for j in range(4):
+                k = ind[i, j] % x.shape[axis]
+                if axis == 0:
+                    want[k, j] = upd[i, j]
+                else:
+                    want[i, k] = upd[i, j]
+        np.testing.assert_array_equal(run("ScatterElements", [x, ind, upd], x.shape, np.float32, axis=axis), want)
+    expect_error(lambda: run("ScatterElements", [x, ind + 5, upd], x.shape, np.float32), 100021)

@@ -312,7 +312,9 @@ def test_cast_matrix(src):
 def test_cast_rounding_and_saturation():
     x = np.array([1.0 + 2**-11, 65520.0, 3.0e38, -1.5, np.nan], np.float32)
     got = run("Cast", [x], x.shape, np.float16)
-    np.testing.assert_array_equal(got[:4].view(np.uint16), x[:4].astype(np.float16).view(np.uint16))
+    with np.errstate(over="ignore"):
+        want = x[:4].astype(np.float16)
+    np.testing.assert_array_equal(got[:4].view(np.uint16), want.view(np.uint16))
     assert np.isnan(got[4])
     got = run("Cast", [np.array([3e9, -3e9, np.nan, -1.7], np.float32)], (4,), np.int32)
     np.testing.assert_array_equal(got, [2**31 - 1, -(2**31), 0, -1])

@@ -1,28 +1,29 @@
 // Helpers shared by the elementwise / data-movement kernels (see elementwise_common.h).
 #include "kernels/elementwise_common.h"
 
-#include <cstdlib>
 #include <sstream>
+
+#include "kernels/cpu_features.h"
 
 namespace acl_sim::kern {
 
 SimdLevel simd_level() {
+  // One ISA decision for all kernels: cpu_features() (ACL_SIM_KERNEL_ISA caps it). The
+  // multiversioned loops here are also compiled with AVX-512 BW/VL/DQ, so check those too.
   static const SimdLevel level = [] {
-    SimdLevel best = SimdLevel::Portable;
+    switch (cpu_features().isa) {
+      case KernelIsa::kAvx512:
 #if defined(ACL_SIM_MV_X86)
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
-      best = SimdLevel::Avx2;
-    if (best == SimdLevel::Avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
-      best = SimdLevel::Avx512;
+        if (__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+            __builtin_cpu_supports("avx512dq") && cpu_features().f16c)
+          return SimdLevel::Avx512;
 #endif
-    // A cap for debugging and for measuring the portable path.
-    if (const char* cap = std::getenv("ACL_SIM_SIMD")) {
-      std::string c = cap;
-      if (c == "portable") best = SimdLevel::Portable;
-      else if (c == "avx2" && best == SimdLevel::Avx512) best = SimdLevel::Avx2;
+        [[fallthrough]];
+      case KernelIsa::kAvx2:
+        return cpu_features().f16c ? SimdLevel::Avx2 : SimdLevel::Portable;
+      default:
+        return SimdLevel::Portable;
     }
-    return best;
   }();
   return level;
 }

@@ -38,7 +38,7 @@ namespace acl_sim::kern {
 
 enum class SimdLevel { Portable, Avx2, Avx512 };
 
-/** Best vector ISA this CPU runs (checked once). ACL_SIM_SIMD=portable|avx2 caps it. */
+/** Best vector ISA for the multiversioned loops (from cpu_features(); ACL_SIM_KERNEL_ISA caps it). */
 SimdLevel simd_level();
 
 #if defined(ACL_SIM_MV_X86)
