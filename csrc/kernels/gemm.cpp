@@ -3,7 +3,7 @@
 // The output is cut into MC x NC tiles; each tile is one thread-pool index
 // (work-stealing balances uneven tiles). A tile walks K in KC slices: it packs
 // its KC x NC slice of B (L2-resident) and, per MR-row micro-panel of A
-// (L1-resident), sweeps the B strips with the micro-kernel. Packing is per
+// (packed just in time, L1-resident), sweeps the B strips with the micro-kernel. Packing is per
 // tile, so there is no barrier between threads; tiles are shaped so B is
 // packed as few times as possible (convolution's B is the costly im2col).
 #include "kernels/gemm.h"
@@ -142,9 +142,8 @@ void run_tile(const GemmJob& job, size_t index) {
   }
 
   const int64_t kc_max = job.blk.kc;
-  const int64_t mc_pad = round_up(mc, mk.mr);
   const int64_t nc_pad = round_up(nc, mk.lanes);
-  float* a_pack = t_pack_a.get(static_cast<size_t>(mc_pad * kc_max));
+  float* a_pack = t_pack_a.get(static_cast<size_t>(mk.mr * kc_max));
   float* b_pack = t_pack_b.get(static_cast<size_t>(nc_pad * kc_max));
 
   for (int64_t k0 = 0; k0 < job.K; k0 += kc_max) {
@@ -156,10 +155,13 @@ void run_tile(const GemmJob& job, size_t index) {
       job.B->pack(k0, kc, n0 + j, std::min(width, nc - j), width, b_pack + j * kc);
       j += width;
     }
-    pack_a(*job.A, job.alpha, m0, mc, k0, kc, mk.mr, a_pack);
     for (int64_t i = 0; i < mc; i += mk.mr) {
       const int m_valid = static_cast<int>(std::min<int64_t>(mk.mr, mc - i));
-      const float* a_panel = a_pack + i * kc;
+      // Each A micro-panel is used once per K slice, so it is packed just in
+      // time into an L1-sized buffer instead of packing the whole A block
+      // (which would evict the B slice from L2).
+      pack_a(*job.A, job.alpha, m0 + i, m_valid, k0, kc, mk.mr, a_pack);
+      const float* a_panel = a_pack;
       float* c_row = C + (m0 + i) * ldc + n0;
       for (int64_t j = 0; j < nc;) {
         const int64_t width = strip_width(nc - j, mk);

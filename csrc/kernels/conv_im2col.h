@@ -1,0 +1,26 @@
+// Implicit im2col: convolution's B operand (K = C*kernel rows x N = output
+// pixels) produced straight into the GEMM's packed panels, so the full column
+// matrix is never materialised.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/conv_geometry.h"
+#include "kernels/gemm.h"
+
+namespace acl_sim {
+
+class Im2ColSource final : public BPanelSource {
+ public:
+  /** x: `channels` planes of one image and group, laid out [channels, in...]; g: 1-3 spatial axes. */
+  Im2ColSource(const float* x, int64_t channels, const SpatialGeometry& g);
+  void pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const override;
+
+ private:
+  const float* x_;
+  int64_t channels_;
+  // Geometry normalised to 3 axes (leading axes of size 1 when there are fewer).
+  int64_t in_[3], out_[3], k_[3], s_[3], d_[3], p_[3];
+};
+
+}  // namespace acl_sim

@@ -1,0 +1,103 @@
+// ONNX Conv (1-D/2-D/3-D, groups, depthwise, strides, dilations, pads,
+// auto_pad) with the fused bias + activation epilogue.
+//
+// Paths: depthwise -> direct sliding-window kernel; 1x1 stride-1 unpadded ->
+// the input plane is already the GEMM's B matrix; everything else (3x3, 7x7,
+// strided, dilated) -> implicit im2col packed straight into the GEMM.
+#include <vector>
+
+#include "executor/thread_pool.h"
+#include "kernels/conv_depthwise.h"
+#include "kernels/conv_geometry.h"
+#include "kernels/conv_im2col.h"
+#include "kernels/epilogue.h"
+#include "kernels/gemm.h"
+#include "kernels/gemm_tensor_io.h"
+#include "kernels/op_registry.h"
+
+namespace acl_sim {
+namespace {
+
+void run_conv(OpContext& ctx) {
+  require_float_io(ctx, 2, 1);
+  const TensorView& tx = ctx.inputs[0];
+  const TensorView& tw = ctx.inputs[1];
+  const Attrs& at = *ctx.attrs;
+  ACL_SIM_REQUIRE(tx.shape.size() >= 3 && tx.shape.size() <= 5, ACL_ERROR_OP_INPUT_NOT_MATCH,
+                  "Conv: X must be [N, C, spatial...] with 1-3 spatial axes, got ", dims_str(tx.shape));
+  ACL_SIM_REQUIRE(tw.shape.size() == tx.shape.size(), ACL_ERROR_OP_INPUT_NOT_MATCH, "Conv: W ", dims_str(tw.shape),
+                  " must have the rank of X ", dims_str(tx.shape));
+  const int64_t N = tx.shape[0], C = tx.shape[1], M = tw.shape[0];
+  const int64_t group = at.get_int("group", 1);
+  ACL_SIM_REQUIRE(group >= 1 && C % group == 0 && M % group == 0 && tw.shape[1] * group == C,
+                  ACL_ERROR_OP_INPUT_NOT_MATCH, "Conv: X ", dims_str(tx.shape), ", W ", dims_str(tw.shape),
+                  " and group ", group, " are inconsistent (need C = W[1]*group, M % group == 0)");
+  SpatialGeometry g;
+  g.nsp = static_cast<int>(tx.shape.size()) - 2;
+  g.in.assign(tx.shape.begin() + 2, tx.shape.end());
+  g.kernel.assign(tw.shape.begin() + 2, tw.shape.end());
+  if (at.has("kernel_shape"))
+    ACL_SIM_REQUIRE(at.get_ints("kernel_shape") == g.kernel, ACL_ERROR_OP_ATTR_NOT_MATCH, "Conv: kernel_shape ",
+                    dims_str(at.get_ints("kernel_shape")), " differs from W's ", dims_str(g.kernel));
+  resolve_window_attrs(g, at, "Conv");
+  g.out = window_output_dims(g, false);
+  std::vector<int64_t> expect = {N, M};
+  expect.insert(expect.end(), g.out.begin(), g.out.end());
+  ACL_SIM_REQUIRE(ctx.outputs[0].shape == expect, ACL_ERROR_OP_OUTPUT_NOT_MATCH, "Conv: output shape ",
+                  dims_str(ctx.outputs[0].shape), " does not match the inferred ", dims_str(expect));
+  const bool has_bias = ctx.inputs.size() > 2 && ctx.inputs[2].present();
+  if (has_bias)
+    ACL_SIM_REQUIRE(ctx.inputs[2].numel() == M, ACL_ERROR_OP_INPUT_NOT_MATCH, "Conv: bias has ",
+                    ctx.inputs[2].numel(), " values, expected ", M);
+  const Activation act = activation_from_attrs(at);
+  if (N * M * g.out_size() == 0) return;
+
+  F32Input X(tx), W(tw), B;
+  if (has_bias) B = F32Input(ctx.inputs[2]);
+  F32Output Y(ctx.outputs[0]);
+  const float* bias = has_bias ? B.data() : nullptr;
+
+  const int64_t cg = C / group, mg = M / group;
+  if (cg == 1 && group == C && g.nsp <= 2) {
+    depthwise_conv_f32(X.data(), W.data(), bias, Y.data(), N, C, M, g, act);
+    Y.commit();
+    return;
+  }
+
+  const int64_t K = cg * g.kernel_size(), P = g.out_size(), in_size = g.in_size();
+  bool pointwise = true;
+  for (int i = 0; i < g.nsp; ++i)
+    pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1 && g.pad_begin[i] == 0 && g.pad_end[i] == 0;
+
+  auto one = [&](int64_t n, int64_t gi, bool parallel) {
+    const float* xg = X.data() + (n * C + gi * cg) * in_size;
+    float* yg = Y.data() + (n * M + gi * mg) * P;
+    GemmEpilogue ep;
+    ep.row_bias = bias ? bias + gi * mg : nullptr;
+    ep.act = act;
+    const MatrixRef a{W.data() + gi * mg * K, K, 1};
+    if (pointwise) {
+      gemm_f32(mg, P, K, 1.f, a, MatrixRef{xg, in_size, 1}, 0.f, yg, P, ep, parallel);
+    } else {
+      Im2ColSource cols(xg, cg, g);
+      gemm_f32(mg, P, K, 1.f, a, cols, 0.f, yg, P, ep, parallel);
+    }
+  };
+  const int64_t jobs = N * group;
+  if (jobs > 1 && 2.0 * mg * P * K < 4e6) {
+    // Many small GEMMs (grouped convs, small batches of small images): one per pool index.
+    ThreadPool::instance().parallel_for(static_cast<size_t>(jobs), [&](size_t i) {
+      one(static_cast<int64_t>(i) / group, static_cast<int64_t>(i) % group, false);
+    });
+  } else {
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t gi = 0; gi < group; ++gi) one(n, gi, true);
+  }
+  Y.commit();
+}
+
+}  // namespace
+
+ACL_SIM_REGISTER_OP(Conv, run_conv);
+
+}  // namespace acl_sim

@@ -1,0 +1,147 @@
+// ONNX ConvTranspose (1-D/2-D/3-D, groups, strides, dilations, pads,
+// output_padding, output_shape / auto_pad) with the fused epilogue.
+//
+// Computed as the adjoint of Conv: cols = W_g^T * X_g on the packed GEMM
+// (W_g read transposed in place), then col2im scatters each column into the
+// output, one output channel per pool index so no two indices write the same
+// plane.
+#include <algorithm>
+#include <vector>
+
+#include "executor/thread_pool.h"
+#include "kernels/conv_geometry.h"
+#include "kernels/epilogue.h"
+#include "kernels/gemm.h"
+#include "kernels/gemm_tensor_io.h"
+#include "kernels/op_registry.h"
+
+namespace acl_sim {
+namespace {
+
+struct Geometry3 {
+  int64_t in[3], out[3], k[3], s[3], d[3], p[3];
+  explicit Geometry3(const SpatialGeometry& g) {
+    const int lead = 3 - g.nsp;
+    for (int i = 0; i < 3; ++i) {
+      const int j = i - lead;
+      in[i] = j >= 0 ? g.in[j] : 1;
+      out[i] = j >= 0 ? g.out[j] : 1;
+      k[i] = j >= 0 ? g.kernel[j] : 1;
+      s[i] = j >= 0 ? g.stride[j] : 1;
+      d[i] = j >= 0 ? g.dilation[j] : 1;
+      p[i] = j >= 0 ? g.pad_begin[j] : 0;
+    }
+  }
+};
+
+/** Adds the kprod rows of `cols` belonging to one output channel into its plane y. */
+void col2im_channel(const float* cols, float* y, const Geometry3& g) {
+  const int64_t IW = g.in[2], IH = g.in[1], ID = g.in[0];
+  const int64_t OW = g.out[2], OH = g.out[1], OD = g.out[0];
+  const int64_t in_size = ID * IH * IW;
+  int64_t r = 0;
+  for (int64_t kd = 0; kd < g.k[0]; ++kd)
+    for (int64_t kh = 0; kh < g.k[1]; ++kh)
+      for (int64_t kw = 0; kw < g.k[2]; ++kw, ++r) {
+        const float* row = cols + r * in_size;
+        const int64_t off_w = kw * g.d[2] - g.p[2];
+        // Input columns iw with 0 <= iw*sw + off_w < OW.
+        const int64_t lo = off_w >= 0 ? 0 : (-off_w + g.s[2] - 1) / g.s[2];
+        const int64_t hi = OW - 1 - off_w < 0 ? 0 : std::min(IW, (OW - 1 - off_w) / g.s[2] + 1);
+        if (hi <= lo) continue;
+        for (int64_t id = 0; id < ID; ++id) {
+          const int64_t od = id * g.s[0] - g.p[0] + kd * g.d[0];
+          if (od < 0 || od >= OD) continue;
+          for (int64_t ih = 0; ih < IH; ++ih) {
+            const int64_t oh = ih * g.s[1] - g.p[1] + kh * g.d[1];
+            if (oh < 0 || oh >= OH) continue;
+            const float* src = row + (id * IH + ih) * IW;
+            float* dst = y + (od * OH + oh) * OW + off_w;
+            const int64_t sw = g.s[2];
+            for (int64_t iw = lo; iw < hi; ++iw) dst[iw * sw] += src[iw];
+          }
+        }
+      }
+}
+
+void run_conv_transpose(OpContext& ctx) {
+  require_float_io(ctx, 2, 1);
+  const TensorView& tx = ctx.inputs[0];
+  const TensorView& tw = ctx.inputs[1];
+  const Attrs& at = *ctx.attrs;
+  ACL_SIM_REQUIRE(tx.shape.size() >= 3 && tx.shape.size() <= 5 && tw.shape.size() == tx.shape.size(),
+                  ACL_ERROR_OP_INPUT_NOT_MATCH, "ConvTranspose: X ", dims_str(tx.shape), " and W ",
+                  dims_str(tw.shape), " must be [N, C, spatial...] / [C, M/group, kernel...] with 1-3 spatial axes");
+  const int64_t N = tx.shape[0], C = tx.shape[1];
+  const int64_t group = at.get_int("group", 1);
+  ACL_SIM_REQUIRE(group >= 1 && C % group == 0 && tw.shape[0] == C, ACL_ERROR_OP_INPUT_NOT_MATCH,
+                  "ConvTranspose: W ", dims_str(tw.shape), " must start with C = ", C, " and C must divide by group ",
+                  group);
+  const int64_t mg = tw.shape[1], M = mg * group, cg = C / group;
+  const size_t n = tx.shape.size() - 2;
+  SpatialGeometry g;
+  g.nsp = static_cast<int>(n);
+  g.in.assign(tx.shape.begin() + 2, tx.shape.end());
+  g.kernel.assign(tw.shape.begin() + 2, tw.shape.end());
+  const TensorView& ty = ctx.outputs[0];
+  ACL_SIM_REQUIRE(ty.shape.size() == tx.shape.size() && ty.shape[0] == N && ty.shape[1] == M,
+                  ACL_ERROR_OP_OUTPUT_NOT_MATCH, "ConvTranspose: output shape ", dims_str(ty.shape),
+                  " must be [", N, ", ", M, ", spatial...]");
+  g.out.assign(ty.shape.begin() + 2, ty.shape.end());
+
+  // Strides/dilations/explicit pads as for Conv; then pads implied by the given output size when asked.
+  resolve_window_attrs(g, at, "ConvTranspose");
+  std::vector<int64_t> out_pad = at.get_ints("output_padding", std::vector<int64_t>(n, 0));
+  if (out_pad.empty()) out_pad.assign(n, 0);
+  ACL_SIM_REQUIRE(out_pad.size() == n, ACL_ERROR_OP_ATTR_NOT_MATCH, "ConvTranspose: output_padding has ",
+                  out_pad.size(), " values, expected ", n);
+  const std::string auto_pad = at.get_string("auto_pad", "NOTSET");
+  const bool implied = at.has("output_shape") || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t full = g.stride[i] * (g.in[i] - 1) + out_pad[i] + (g.kernel[i] - 1) * g.dilation[i] + 1;
+    if (implied) {
+      const int64_t total = full - g.out[i];
+      g.pad_begin[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      g.pad_end[i] = total - g.pad_begin[i];
+    }
+    ACL_SIM_REQUIRE(full - g.pad_begin[i] - g.pad_end[i] == g.out[i], ACL_ERROR_OP_OUTPUT_NOT_MATCH,
+                    "ConvTranspose: output shape ", dims_str(ty.shape), " does not match the inferred size ",
+                    full - g.pad_begin[i] - g.pad_end[i], " on spatial axis ", i);
+  }
+  const bool has_bias = ctx.inputs.size() > 2 && ctx.inputs[2].present();
+  if (has_bias)
+    ACL_SIM_REQUIRE(ctx.inputs[2].numel() == M, ACL_ERROR_OP_INPUT_NOT_MATCH, "ConvTranspose: bias has ",
+                    ctx.inputs[2].numel(), " values, expected ", M);
+  const Activation act = activation_from_attrs(at);
+  if (ty.numel() == 0) return;
+
+  F32Input X(tx), W(tw), B;
+  if (has_bias) B = F32Input(ctx.inputs[2]);
+  F32Output Y(ctx.outputs[0]);
+  const Geometry3 g3(g);
+  const int64_t kprod = g.kernel_size(), in_size = g.in_size(), out_size = g.out_size();
+  std::vector<float> cols(static_cast<size_t>(mg * kprod * in_size));
+  for (int64_t b = 0; b < N; ++b) {
+    for (int64_t gi = 0; gi < group; ++gi) {
+      // cols[mg*kprod, in_size] = W_g^T * X_g, with W_g = W[gi*cg : (gi+1)*cg] viewed as [cg, mg*kprod].
+      const MatrixRef a{W.data() + gi * cg * mg * kprod, 1, mg * kprod};
+      const MatrixRef xb{X.data() + (b * C + gi * cg) * in_size, in_size, 1};
+      gemm_f32(mg * kprod, in_size, cg, 1.f, a, xb, 0.f, cols.data(), in_size);
+      float* yg = Y.data() + (b * M + gi * mg) * out_size;
+      const float* bias = has_bias ? B.data() + gi * mg : nullptr;
+      ThreadPool::instance().parallel_for(static_cast<size_t>(mg), [&](size_t m) {
+        float* plane = yg + static_cast<int64_t>(m) * out_size;
+        std::fill(plane, plane + out_size, 0.f);
+        col2im_channel(cols.data() + static_cast<int64_t>(m) * kprod * in_size, plane, g3);
+        bias_activation(plane, static_cast<size_t>(out_size), bias ? bias[m] : 0.f, act);
+      });
+    }
+  }
+  Y.commit();
+}
+
+}  // namespace
+
+ACL_SIM_REGISTER_OP(ConvTranspose, run_conv_transpose);
+
+}  // namespace acl_sim
