@@ -72,9 +72,9 @@ void run_one_block(void* p, size_t index) {
 }  // namespace
 
 void validate_launch(const char* fn, uint32_t block_dim, size_t num_args) {
-  ACL_SIM_REQUIRE(block_dim >= 1 && block_dim <= kMaxBlockDim, ACL_ERROR_RT_PARAM_INVALID, fn, ": blockDim ", block_dim,
+  ACL_SIM_REQUIRE(block_dim >= 1 && block_dim <= kMaxBlockDim, ACL_ERROR_RT_PARAM_INVALID, "blockDim ", block_dim,
                   " is outside [1, ", kMaxBlockDim, "]");
-  ACL_SIM_REQUIRE(num_args <= kMaxKernelArgs, ACL_ERROR_RT_PARAM_INVALID, fn, ": ", num_args,
+  ACL_SIM_REQUIRE(num_args <= kMaxKernelArgs, ACL_ERROR_RT_PARAM_INVALID, num_args,
                   " kernel arguments; acl_sim passes at most ", kMaxKernelArgs);
 }
 

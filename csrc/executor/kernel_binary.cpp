@@ -10,6 +10,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "common/error.h"
 #include "executor/block_launch.h"
+#include "runtime/runtime.h"
 
 namespace acl_sim {
 
@@ -136,8 +137,21 @@ void KernelArgs::build_slots(LaunchSpec& spec) const {
 }
 
 KernelHandles& KernelHandles::get() {
-  static KernelHandles* h = new KernelHandles();  // never destroyed: handles may be used during exit
+  static KernelHandles* h = [] {
+    auto* k = new KernelHandles();  // never destroyed: handles may be used during exit
+    // aclFinalize invalidates every kernel handle; modules close once no queued launch holds them.
+    Runtime::get().on_finalize("kernel binaries", [k] { k->clear(); });
+    return k;
+  }();
   return *h;
+}
+
+void KernelHandles::clear() {
+  std::lock_guard<std::mutex> lock(mu_);
+  by_name_.clear();
+  args.clear();
+  functions.clear();
+  binaries.clear();
 }
 
 namespace {

@@ -93,6 +93,8 @@ struct KernelHandles {
   KernelFunction* function(const std::shared_ptr<KernelBinary>& bin, const std::string& name);
   /** Forget @p bin's functions and argument lists (aclrtBinaryUnLoad). */
   void drop_binary(const KernelBinary* bin);
+  /** Forget every handle (aclFinalize). */
+  void clear();
 
  private:
   std::mutex mu_;
