@@ -277,6 +277,24 @@ def test_gm_access_past_set_global_buffer(acl, dev, stream, test_kernels_so):
     assert "16 elements" in msg
 
 
+@pytest.mark.parametrize("n,rows,left", [(1, 1, 0), (7, 3, 0), (13, 5, 0), (100, 2, 0), (5, 4, 2)])
+def test_datacopy_pad_unaligned_rows(acl, dev, stream, test_kernels_so, n, rows, left):
+    rng = np.random.default_rng(n)
+    x = rng.standard_normal(n * rows).astype(np.float32)
+    row = (left * 4 + n * 4 + 31) // 32 * 8
+    xd, zd = dev.upload(x), dev.zeros(n * rows, np.float32)
+    ubd = dev.zeros(row * rows, np.float32)
+    with K.KernelBinary(test_kernels_so) as b:
+        b.function("pad_roundtrip")(1, xd, zd, ubd, n, rows, left, stream=stream)
+        assert acl.rt.synchronize_stream(stream) == 0, recent_error(acl)
+    ub = dev.download(ubd, (rows, row), np.float32)
+    want = np.full((rows, row), 9.0, np.float32)
+    want[:, left:left + n] = x.reshape(rows, n)
+    np.testing.assert_array_equal(ub, want)
+    if left == 0:
+        np.testing.assert_array_equal(dev.download(zd, n * rows, np.float32), x + np.float32(1))
+
+
 # ------------------------------------------------------------------ launch API errors
 
 def test_launch_api_error_codes(acl, dev, stream, test_kernels_so, tmp_path):

@@ -197,6 +197,27 @@ extern "C" __global__ __aicore__ void record_order(GM_ADDR ticket, GM_ADDR order
   reinterpret_cast<uint32_t*>(order)[t] = static_cast<uint32_t>(GetBlockIdx());
 }
 
+/** DataCopyPad `rows` rows of n floats (GM rows back to back) into UB with `left` elements of 9.0 padding on the
+ *  left and padding to the 32-byte boundary; dump the padded UB rows to `ub`, then add 1 and DataCopyPad back to z. */
+extern "C" __global__ __aicore__ void pad_roundtrip(GM_ADDR x, GM_ADDR z, GM_ADDR ub, uint32_t n, uint32_t rows, uint32_t left) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> b;
+  pipe.InitBuffer(b, 64 * 1024);
+  GlobalTensor<float> gx, gz, gub;
+  gx.SetGlobalBuffer((__gm__ float*)x, n * rows);
+  gz.SetGlobalBuffer((__gm__ float*)z, n * rows);
+  const uint32_t row = (left * 4 + n * 4 + 31) / 32 * 8;
+  gub.SetGlobalBuffer((__gm__ float*)ub, row * rows);
+  LocalTensor<float> l = b.Get<float>();
+  DataCopyExtParams in(static_cast<uint16_t>(rows), n * 4, 0, 0, 0);
+  DataCopyPad(l, gx, in, DataCopyPadExtParams<float>(true, static_cast<uint8_t>(left), 0, 9.0f));
+  DataCopy(gub, l, row * rows);
+  Adds(l, l, 1.0f, row * rows);
+  if (left == 0) {
+    DataCopyPad(gz, l, DataCopyExtParams(static_cast<uint16_t>(rows), n * 4, 0, 0, 0));
+  }
+}
+
 /** Does nothing (launch-overhead benchmark). */
 extern "C" __global__ __aicore__ void empty_kernel() {}
 """

@@ -158,6 +158,13 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHan
     if (cfg) {
       ACL_SIM_REQUIRE(cfg->numAttrs == 0 || cfg->attrs, ACL_ERROR_INVALID_PARAM, "cfg->attrs is NULL with numAttrs ",
                       cfg->numAttrs);
+      // Scheduling attributes have no effect on the host pool; unknown ids are still an error.
+      for (size_t i = 0; i < cfg->numAttrs; ++i) {
+        const int id = static_cast<int>(cfg->attrs[i].id);
+        ACL_SIM_REQUIRE(id == ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE || (id >= ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE &&
+                                                                       id <= ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT),
+                        ACL_ERROR_RT_PARAM_INVALID, "cfg->attrs[", i, "].id ", id, " is not a launch attribute");
+      }
     }
     acl_sim::validate_launch("aclrtLaunchKernelWithConfig", numBlocks, 0);
     acl_sim::LaunchSpec spec;

@@ -3,7 +3,7 @@
  * DataCopy between GM and UB (and UB to UB), with the NPU's rules checked:
  * the copied length must be a multiple of 32 bytes and the UB side must start
  * on a 32-byte boundary (hardware_and_algorithms.md §1.3). GM needs no
- * alignment. A violation faults the block: the launch's stream reports
+ * alignment (DataCopyPad lifts the length rule). A violation faults the block: the launch's stream reports
  * ACL_ERROR_RT_AICORE_EXCEPTION at synchronize, naming kernel and sizes.
  */
 #ifndef ACL_SIM_KERNEL_DATA_COPY_H_
@@ -107,6 +107,87 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
     src.check(s, run, "DataCopy UB->GM (strided) source");
     dst.check(d, run, "DataCopy UB->GM (strided) destination");
     std::memcpy(dst.GetPhyAddr() + d, src.GetPhyAddr() + s, run * sizeof(T));
+  }
+}
+
+/**
+ * DataCopyPad parameters (A2/A3): blockCount rows of blockLen BYTES. GM gaps
+ * (srcStride for GM->UB, dstStride for UB->GM) are in bytes; UB gaps are in
+ * 32-byte blocks. In UB every row occupies a whole number of 32-byte blocks.
+ */
+struct DataCopyExtParams {
+  uint16_t blockCount = 1;
+  uint32_t blockLen = 0;
+  uint32_t srcStride = 0;
+  uint32_t dstStride = 0;
+  uint32_t rsv = 0;
+  DataCopyExtParams() = default;
+  DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t reserved)
+      : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap), rsv(reserved) {}
+};
+
+/** Padding for DataCopyPad GM->UB: leftPadding/rightPadding elements of paddingValue around each row. */
+template <class T>
+struct DataCopyPadExtParams {
+  bool isPad = false;
+  uint8_t leftPadding = 0;
+  uint8_t rightPadding = 0;
+  T paddingValue = T();
+  DataCopyPadExtParams() = default;
+  DataCopyPadExtParams(bool pad, uint8_t left, uint8_t right, T value)
+      : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
+
+/**
+ * GM -> UB of rows whose length need not be 32-byte aligned. Row r lands at
+ * UB offset r * (ceil32((left + n + right) elements) + dstStride * 32) with its
+ * data after `leftPadding` elements; with isPad the rest of the row (left pad
+ * and everything after the data up to the 32-byte boundary) is paddingValue,
+ * otherwise it is left untouched.
+ */
+template <class T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                 const DataCopyPadExtParams<T>& pad) {
+  const char* what = "DataCopyPad GM->UB";
+  detail::check_ub_aligned(dst.GetPhyAddr(), what, "the UB destination");
+  if (p.blockLen % sizeof(T) != 0) {
+    detail::kernel_fault(what, ": blockLen ", p.blockLen, " bytes is not a whole number of ", sizeof(T), "-byte elements");
+  }
+  const uint64_t n = p.blockLen / sizeof(T);
+  const uint64_t row_bytes = (static_cast<uint64_t>(pad.leftPadding + pad.rightPadding) * sizeof(T) + p.blockLen + 31) / 32 * 32;
+  const uint64_t row = row_bytes / sizeof(T), ub_step = row + p.dstStride * (32 / sizeof(T));
+  for (uint64_t r = 0; r < p.blockCount; ++r) {
+    const uint64_t gm_off_bytes = r * (static_cast<uint64_t>(p.blockLen) + p.srcStride);
+    if (gm_off_bytes % sizeof(T) != 0) detail::kernel_fault(what, ": srcStride ", p.srcStride, " bytes splits an element");
+    const uint64_t s = gm_off_bytes / sizeof(T), d = r * ub_step;
+    dst.check(d, row, "DataCopyPad GM->UB destination");
+    src.check(s, n, "DataCopyPad GM->UB source");
+    T* out = dst.GetPhyAddr() + d;
+    if (pad.isPad) {
+      for (uint64_t i = 0; i < row; ++i) out[i] = pad.paddingValue;
+    }
+    std::memcpy(out + pad.leftPadding, src.GetPhyAddr() + s, p.blockLen);
+  }
+}
+
+/** UB -> GM of rows of blockLen bytes; UB rows are 32-byte aligned (stride ceil32(blockLen) + srcStride * 32). */
+template <class T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p) {
+  const char* what = "DataCopyPad UB->GM";
+  detail::check_ub_aligned(src.GetPhyAddr(), what, "the UB source");
+  if (p.blockLen % sizeof(T) != 0) {
+    detail::kernel_fault(what, ": blockLen ", p.blockLen, " bytes is not a whole number of ", sizeof(T), "-byte elements");
+  }
+  const uint64_t n = p.blockLen / sizeof(T);
+  const uint64_t row = (static_cast<uint64_t>(p.blockLen) + 31) / 32 * 32 / sizeof(T);
+  const uint64_t ub_step = row + p.srcStride * (32 / sizeof(T));
+  for (uint64_t r = 0; r < p.blockCount; ++r) {
+    const uint64_t gm_off_bytes = r * (static_cast<uint64_t>(p.blockLen) + p.dstStride);
+    if (gm_off_bytes % sizeof(T) != 0) detail::kernel_fault(what, ": dstStride ", p.dstStride, " bytes splits an element");
+    const uint64_t s = r * ub_step, d = gm_off_bytes / sizeof(T);
+    src.check(s, n, "DataCopyPad UB->GM source");
+    dst.check(d, n, "DataCopyPad UB->GM destination");
+    std::memcpy(dst.GetPhyAddr() + d, src.GetPhyAddr() + s, p.blockLen);
   }
 }
 
