@@ -26,11 +26,14 @@ INPUT_FORMATS = ("NCHW", "NHWC", "ND")
 OUTPUT_TYPES = ("FP32", "FP16")
 LOG_LEVELS = ("error", "warning", "info", "debug", "null")
 UNSUPPORTED_OPTIONS = {"insert_op_conf": "AIPP (--insert_op_conf) is not supported by acl_sim",
+                       "input_fp16_nodes": "--input_fp16_nodes is not supported by acl_sim (inputs keep the "
+                                           "model's dtype)",
                        "weight": "--weight applies to Caffe models; acl_sim supports --framework=5 (ONNX) only"}
 KNOWN = ("model", "framework", "output", "soc_version", "input_shape", "input_format", "output_type",
          "dynamic_batch_size", "dynamic_image_size", "dynamic_dims", "precision_mode", "precision_mode_v2",
-         "modify_mixlist", "log", "singleop", "mode", "out_nodes", "input_fp16_nodes", "op_select_implmode",
+         "modify_mixlist", "log", "singleop", "mode", "out_nodes", "op_select_implmode",
          "optypelist_for_implmode", "host_env_os", "host_env_cpu", "enable_small_channel", "cache")
+# Accepted and ignored: they tune CANN's kernel selection or host build, which acl_sim does not have.
 
 
 @dataclass
