@@ -48,11 +48,14 @@ def _weight_layout(g: Graph, node: Node):
 
 
 def _bias(g: Graph, node: Node, channels: int):
-    if len(node.inputs) > 2 and node.inputs[2]:
-        b = g.const(node.inputs[2]).astype(np.float32) * float(node.attrs.get("beta", 1.0))
-        return np.broadcast_to(b.reshape(-1) if b.size in (1, channels) else b, (channels,)).copy() \
-            if b.size in (1, channels) else None
-    return np.zeros(channels, dtype=np.float32)
+    """The node's bias as a per-channel vector (zeros if absent), or None if it is not one."""
+    if len(node.inputs) <= 2 or not node.inputs[2]:
+        return np.zeros(channels, dtype=np.float32)
+    b = g.const(node.inputs[2])
+    if b is None or b.size not in (1, channels) or (b.size > 1 and b.shape[-1] != channels):
+        return None  # (the last check rejects a per-row Gemm bias [M, 1] when M == N)
+    b = b.astype(np.float32).reshape(-1) * float(node.attrs.get("beta", 1.0))
+    return np.broadcast_to(b, (channels,)).copy()
 
 
 def _apply(g: Graph, node: Node, scale, shift) -> bool:
