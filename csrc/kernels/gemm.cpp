@@ -60,10 +60,12 @@ Blocking choose_blocking(int64_t M, int64_t N, int64_t K, const MicroKernelSet& 
   Blocking b;
   b.kc = K == 0 ? 1 : ceil_div(K, ceil_div(K, kc_max));
   int64_t mb = ceil_div(M, mc_max), nb = ceil_div(N, nc_max);
-  // Enough tiles to feed every thread twice when the work is worth it; split N
-  // first (re-packs only A), then M (re-packs B, the costlier operand for conv).
+  // Enough tiles to feed every thread several times when the work is worth it
+  // (a pool thread descheduled by a busy host then costs one small tile, not a
+  // half); split N first (re-packs only A), then M (re-packs B, the costlier
+  // operand for conv).
   const double flops = 2.0 * M * N * std::max<int64_t>(K, 1);
-  const int64_t want = !parallel || flops < 1e6 ? 1 : (flops < 1e7 ? threads : 2 * threads);
+  const int64_t want = !parallel || flops < 1e6 ? 1 : (flops < 1e7 ? threads : (flops < 5e7 ? 2 : 4) * threads);
   while (mb * nb < want) {
     if (N / (nb + 1) >= 3 * mk.max_nv * mk.lanes) {
       ++nb;

@@ -1,0 +1,93 @@
+// ONNX GlobalAveragePool, GlobalMaxPool and GlobalLpPool: one reduction over
+// all spatial positions of each (n, c) plane; fp32/fp16/bf16.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "executor/thread_pool.h"
+#include "kernels/conv_geometry.h"
+#include "kernels/gemm_tensor_io.h"
+#include "kernels/op_registry.h"
+
+namespace acl_sim {
+namespace {
+
+enum class GlobalKind { kAvg, kMax, kLp };
+
+// Eight independent partial sums: vectorisable without reassociation flags, and more accurate.
+__attribute__((target_clones("avx512f", "avx2", "default"))) float plane_sum(const float* x, int64_t n) {
+  float part[16] = {0};
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (int j = 0; j < 16; ++j) part[j] += x[i + j];
+  float s = 0.f;
+  for (int j = 0; j < 16; ++j) s += part[j];
+  for (; i < n; ++i) s += x[i];
+  return s;
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) float plane_max(const float* x, int64_t n) {
+  float part[16];
+  for (int j = 0; j < 16; ++j) part[j] = -std::numeric_limits<float>::infinity();
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (int j = 0; j < 16; ++j) part[j] = std::max(part[j], x[i + j]);
+  float m = -std::numeric_limits<float>::infinity();
+  for (int j = 0; j < 16; ++j) m = std::max(m, part[j]);
+  for (; i < n; ++i) m = std::max(m, x[i]);
+  return m;
+}
+
+void run_global(OpContext& ctx, GlobalKind kind) {
+  const char* op = ctx.op_type;
+  require_float_io(ctx, 1, 1);
+  const TensorView& tx = ctx.inputs[0];
+  ACL_SIM_REQUIRE(tx.shape.size() >= 3, ACL_ERROR_OP_INPUT_NOT_MATCH, op, ": X must be [N, C, spatial...], got ",
+                  dims_str(tx.shape));
+  std::vector<int64_t> expect(tx.shape.size(), 1);
+  expect[0] = tx.shape[0];
+  expect[1] = tx.shape[1];
+  ACL_SIM_REQUIRE(ctx.outputs[0].shape == expect, ACL_ERROR_OP_OUTPUT_NOT_MATCH, op, ": output shape ",
+                  dims_str(ctx.outputs[0].shape), " must be ", dims_str(expect));
+  const int64_t planes = tx.shape[0] * tx.shape[1];
+  int64_t size = 1;
+  for (size_t i = 2; i < tx.shape.size(); ++i) size *= tx.shape[i];
+  const double p = static_cast<double>(ctx.attrs->get_int("p", 2));
+  if (planes == 0) return;
+  F32Input X(tx);
+  F32Output Y(ctx.outputs[0]);
+  const int64_t per_task = std::max<int64_t>(1, 65536 / std::max<int64_t>(1, size));
+  const int64_t tasks = (planes + per_task - 1) / per_task;
+  ThreadPool::instance().parallel_for(static_cast<size_t>(tasks), [&](size_t t) {
+    const int64_t first = static_cast<int64_t>(t) * per_task, last = std::min(planes, first + per_task);
+    for (int64_t pl = first; pl < last; ++pl) {
+      const float* x = X.data() + pl * size;
+      float& y = Y.data()[pl];
+      if (size == 0) {
+        y = kind == GlobalKind::kMax ? -std::numeric_limits<float>::infinity() : 0.f;
+      } else if (kind == GlobalKind::kAvg) {
+        y = plane_sum(x, size) / static_cast<float>(size);
+      } else if (kind == GlobalKind::kMax) {
+        y = plane_max(x, size);
+      } else {
+        double acc = 0.0;
+        for (int64_t i = 0; i < size; ++i) acc += std::pow(std::fabs(double(x[i])), p);
+        y = static_cast<float>(std::pow(acc, 1.0 / p));
+      }
+    }
+  });
+  Y.commit();
+}
+
+void run_global_average_pool(OpContext& ctx) { run_global(ctx, GlobalKind::kAvg); }
+void run_global_max_pool(OpContext& ctx) { run_global(ctx, GlobalKind::kMax); }
+void run_global_lp_pool(OpContext& ctx) { run_global(ctx, GlobalKind::kLp); }
+
+}  // namespace
+
+ACL_SIM_REGISTER_OP(GlobalAveragePool, run_global_average_pool);
+ACL_SIM_REGISTER_OP(GlobalMaxPool, run_global_max_pool);
+ACL_SIM_REGISTER_OP(GlobalLpPool, run_global_lp_pool);
+
+}  // namespace acl_sim

@@ -1,0 +1,187 @@
+// ONNX MaxPool (with the optional int64 Indices output, storage_order,
+// dilations, ceil_mode), AveragePool (count_include_pad, ceil_mode) and
+// LpPool over 1-3 spatial axes; fp32/fp16/bf16 (fp32 compute).
+//
+// One pool index handles a run of (n, c) planes; per output row the valid
+// kernel range of every axis is computed up front, so the inner loops carry
+// no bounds checks.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "executor/thread_pool.h"
+#include "kernels/conv_geometry.h"
+#include "kernels/gemm_tensor_io.h"
+#include "kernels/op_registry.h"
+
+namespace acl_sim {
+namespace {
+
+enum class PoolKind { kMax, kAvg, kLp };
+
+struct PoolPlan {
+  PoolKind kind;
+  int64_t in[3], out[3], k[3], s[3], d[3], pb[3], pe[3];
+  bool count_include_pad = false;
+  double p = 2.0;
+  int storage_order = 0;
+  int nsp = 2;
+};
+
+/** Valid kernel taps [lo, hi) on one axis for output index o: 0 <= o*s - pb + t*d < in. */
+inline void tap_range(int64_t o, int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb, int64_t* lo, int64_t* hi) {
+  const int64_t start = o * s - pb;
+  *lo = start >= 0 ? 0 : (-start + d - 1) / d;
+  *hi = start > in - 1 ? 0 : std::min(k, (in - 1 - start) / d + 1);
+  if (*hi < *lo) *hi = *lo;
+}
+
+/** Taps of the window on one axis that fall inside the padded extent [-pb, in + pe). */
+inline int64_t padded_taps(int64_t o, const PoolPlan& P, int a) {
+  const int64_t start = o * P.s[a] - P.pb[a];
+  int64_t n = 0;
+  for (int64_t t = 0; t < P.k[a]; ++t) {
+    const int64_t pos = start + t * P.d[a];
+    if (pos >= -P.pb[a] && pos < P.in[a] + P.pe[a]) ++n;
+  }
+  return n;
+}
+
+void pool_plane(const PoolPlan& P, const float* x, float* y, int64_t* idx, int64_t plane_base) {
+  const int64_t ID = P.in[0], IH = P.in[1], IW = P.in[2];
+  for (int64_t od = 0; od < P.out[0]; ++od) {
+    int64_t d_lo, d_hi;
+    tap_range(od, ID, P.k[0], P.s[0], P.d[0], P.pb[0], &d_lo, &d_hi);
+    for (int64_t oh = 0; oh < P.out[1]; ++oh) {
+      int64_t h_lo, h_hi;
+      tap_range(oh, IH, P.k[1], P.s[1], P.d[1], P.pb[1], &h_lo, &h_hi);
+      for (int64_t ow = 0; ow < P.out[2]; ++ow) {
+        int64_t w_lo, w_hi;
+        tap_range(ow, IW, P.k[2], P.s[2], P.d[2], P.pb[2], &w_lo, &w_hi);
+        const int64_t id0 = od * P.s[0] - P.pb[0], ih0 = oh * P.s[1] - P.pb[1], iw0 = ow * P.s[2] - P.pb[2];
+        const int64_t o = (od * P.out[1] + oh) * P.out[2] + ow;
+        if (P.kind == PoolKind::kMax) {
+          float best = -std::numeric_limits<float>::infinity();
+          int64_t best_at = -1;
+          for (int64_t td = d_lo; td < d_hi; ++td)
+            for (int64_t th = h_lo; th < h_hi; ++th) {
+              const int64_t row = ((id0 + td * P.d[0]) * IH + (ih0 + th * P.d[1])) * IW + iw0;
+              for (int64_t tw = w_lo; tw < w_hi; ++tw) {
+                const float v = x[row + tw * P.d[2]];
+                if (v > best || best_at < 0) {
+                  best = v;
+                  best_at = row + tw * P.d[2];
+                }
+              }
+            }
+          y[o] = best;
+          if (idx) {
+            if (best_at < 0) {
+              idx[o] = -1;
+            } else if (P.storage_order == 0) {
+              idx[o] = plane_base + best_at;
+            } else {  // column-major flat index over the real spatial axes
+              const int64_t iw = best_at % IW, ih = (best_at / IW) % IH, id = best_at / (IW * IH);
+              const int64_t col = P.nsp == 1 ? iw : P.nsp == 2 ? ih + iw * IH : id + ih * ID + iw * ID * IH;
+              idx[o] = plane_base + col;
+            }
+          }
+        } else {
+          double acc = 0.0;
+          int64_t count = 0;
+          for (int64_t td = d_lo; td < d_hi; ++td)
+            for (int64_t th = h_lo; th < h_hi; ++th) {
+              const float* row = x + ((id0 + td * P.d[0]) * IH + (ih0 + th * P.d[1])) * IW + iw0;
+              if (P.kind == PoolKind::kAvg) {
+                for (int64_t tw = w_lo; tw < w_hi; ++tw) acc += row[tw * P.d[2]];
+              } else {
+                for (int64_t tw = w_lo; tw < w_hi; ++tw) acc += std::pow(std::fabs(double(row[tw * P.d[2]])), P.p);
+              }
+              count += w_hi - w_lo;
+            }
+          if (P.kind == PoolKind::kAvg) {
+            if (P.count_include_pad) count = padded_taps(od, P, 0) * padded_taps(oh, P, 1) * padded_taps(ow, P, 2);
+            y[o] = count > 0 ? static_cast<float>(acc / static_cast<double>(count)) : 0.f;
+          } else {
+            y[o] = static_cast<float>(std::pow(acc, 1.0 / P.p));
+          }
+        }
+      }
+    }
+  }
+}
+
+void run_pool(OpContext& ctx, PoolKind kind) {
+  const char* op = ctx.op_type;
+  require_float_io(ctx, 1, 1);
+  const TensorView& tx = ctx.inputs[0];
+  const Attrs& at = *ctx.attrs;
+  ACL_SIM_REQUIRE(tx.shape.size() >= 3 && tx.shape.size() <= 5, ACL_ERROR_OP_INPUT_NOT_MATCH, op,
+                  ": X must be [N, C, spatial...] with 1-3 spatial axes, got ", dims_str(tx.shape));
+  SpatialGeometry g;
+  g.nsp = static_cast<int>(tx.shape.size()) - 2;
+  g.in.assign(tx.shape.begin() + 2, tx.shape.end());
+  ACL_SIM_REQUIRE(at.has("kernel_shape"), ACL_ERROR_OP_ATTR_NOT_MATCH, op, ": kernel_shape is required");
+  g.kernel = at.get_ints("kernel_shape");
+  ACL_SIM_REQUIRE(g.kernel.size() == static_cast<size_t>(g.nsp), ACL_ERROR_OP_ATTR_NOT_MATCH, op,
+                  ": kernel_shape ", dims_str(g.kernel), " does not match ", g.nsp, " spatial axes");
+  resolve_window_attrs(g, at, op, kind != PoolKind::kLp);
+  const bool ceil_mode = at.get_int("ceil_mode", 0) != 0;
+  g.out = window_output_dims(g, ceil_mode);
+  std::vector<int64_t> expect = {tx.shape[0], tx.shape[1]};
+  expect.insert(expect.end(), g.out.begin(), g.out.end());
+  ACL_SIM_REQUIRE(ctx.outputs[0].shape == expect, ACL_ERROR_OP_OUTPUT_NOT_MATCH, op, ": output shape ",
+                  dims_str(ctx.outputs[0].shape), " does not match the inferred ", dims_str(expect));
+  int64_t* indices = nullptr;
+  if (kind == PoolKind::kMax && ctx.outputs.size() > 1 && ctx.outputs[1].present()) {
+    ACL_SIM_REQUIRE(ctx.outputs[1].dtype == ACL_INT64 && ctx.outputs[1].shape == expect,
+                    ACL_ERROR_OP_OUTPUT_NOT_MATCH, op, ": Indices must be int64 of shape ", dims_str(expect));
+    indices = static_cast<int64_t*>(ctx.outputs[1].data);
+  }
+
+  PoolPlan P;
+  P.kind = kind;
+  P.nsp = g.nsp;
+  const int lead = 3 - g.nsp;
+  for (int i = 0; i < 3; ++i) {
+    const int j = i - lead;
+    P.in[i] = j >= 0 ? g.in[j] : 1;
+    P.out[i] = j >= 0 ? g.out[j] : 1;
+    P.k[i] = j >= 0 ? g.kernel[j] : 1;
+    P.s[i] = j >= 0 ? g.stride[j] : 1;
+    P.d[i] = j >= 0 ? g.dilation[j] : 1;
+    P.pb[i] = j >= 0 ? g.pad_begin[j] : 0;
+    P.pe[i] = j >= 0 ? g.pad_end[j] : 0;
+  }
+  P.count_include_pad = at.get_int("count_include_pad", 0) != 0;
+  P.p = static_cast<double>(at.get_int("p", 2));
+  P.storage_order = static_cast<int>(at.get_int("storage_order", 0));
+  const int64_t planes = tx.shape[0] * tx.shape[1], in_size = g.in_size(), out_size = g.out_size();
+  if (planes * out_size == 0) return;
+
+  F32Input X(tx);
+  F32Output Y(ctx.outputs[0]);
+  // Several small planes per pool index so tiny pools do not drown in scheduling.
+  const int64_t per_task = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, out_size * g.kernel_size()));
+  const int64_t tasks = (planes + per_task - 1) / per_task;
+  ThreadPool::instance().parallel_for(static_cast<size_t>(tasks), [&](size_t t) {
+    const int64_t first = static_cast<int64_t>(t) * per_task, last = std::min(planes, first + per_task);
+    for (int64_t pl = first; pl < last; ++pl)
+      pool_plane(P, X.data() + pl * in_size, Y.data() + pl * out_size, indices ? indices + pl * out_size : nullptr,
+                 pl * in_size);
+  });
+  Y.commit();
+}
+
+void run_max_pool(OpContext& ctx) { run_pool(ctx, PoolKind::kMax); }
+void run_average_pool(OpContext& ctx) { run_pool(ctx, PoolKind::kAvg); }
+void run_lp_pool(OpContext& ctx) { run_pool(ctx, PoolKind::kLp); }
+
+}  // namespace
+
+ACL_SIM_REGISTER_OP(MaxPool, run_max_pool);
+ACL_SIM_REGISTER_OP(AveragePool, run_average_pool);
+ACL_SIM_REGISTER_OP(LpPool, run_lp_pool);
+
+}  // namespace acl_sim
