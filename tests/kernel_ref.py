@@ -23,7 +23,7 @@ if BF16 is not None:
     _ACL_OF[BF16] = ACL_BF16
 
 
-def testing():
+def core_testing():
     from acl_sim._core import testing as t
     return t
 
@@ -34,7 +34,7 @@ def acl_dtype(dt):
 
 def run_op(op, inputs, out_shapes, out_dtypes, attrs=None):
     """Run op on host arrays; out_dtypes are NumPy dtypes. Returns the list of outputs."""
-    return testing().run_op(op, list(inputs), [list(s) for s in out_shapes], [acl_dtype(d) for d in out_dtypes],
+    return core_testing().run_op(op, list(inputs), [list(s) for s in out_shapes], [acl_dtype(d) for d in out_dtypes],
                             attrs or {})
 
 

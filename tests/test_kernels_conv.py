@@ -1,0 +1,179 @@
+"""Conv / ConvTranspose kernels (implicit-GEMM, 1x1, depthwise) against NumPy float64."""
+import numpy as np
+import pytest
+
+from kernel_ref import (ACTIVATIONS, BF16, activation, activation_attrs, assert_close, conv_ref, conv_transpose_ref,
+                        rand, run_op, core_testing)
+
+DTYPES = [np.float32, np.float16] + ([BF16] if BF16 is not None else [])
+
+# (X shape, W shape, attrs): resnet/vgg/densenet/PP-OCR-like shapes plus odd edges.
+CONV_CASES = [
+    ((1, 1, 1, 1), (1, 1, 1, 1), {}),
+    ((1, 3, 9, 9), (4, 3, 3, 3), {}),
+    ((1, 3, 9, 9), (4, 3, 3, 3), {"pads": [1, 1, 1, 1]}),
+    ((2, 8, 13, 11), (6, 4, 3, 3), {"group": 2, "strides": [2, 1], "pads": [1, 0, 2, 1], "dilations": [1, 2]}),
+    ((1, 64, 56, 56), (64, 64, 3, 3), {"pads": [1, 1, 1, 1]}),
+    ((1, 3, 64, 64), (16, 3, 7, 7), {"strides": [2, 2], "pads": [3, 3, 3, 3]}),
+    ((2, 32, 7, 7), (48, 32, 1, 1), {}),
+    ((1, 37, 10, 12), (19, 37, 1, 1), {"strides": [2, 2]}),
+    ((1, 20, 9, 9), (30, 20, 1, 1), {"pads": [1, 0, 0, 1]}),
+    ((1, 512, 7, 7), (64, 512, 3, 3), {"pads": [1, 1, 1, 1]}),
+    ((1, 16, 20, 20), (16, 1, 3, 3), {"group": 16, "pads": [1, 1, 1, 1], "strides": [2, 2]}),
+    ((2, 16, 21, 19), (16, 1, 5, 5), {"group": 16, "pads": [2, 2, 2, 2]}),
+    ((1, 8, 12, 12), (16, 1, 3, 3), {"group": 8, "pads": [2, 2, 2, 2], "dilations": [2, 2]}),
+    ((1, 8, 15, 15), (8, 1, 3, 3), {"group": 8, "auto_pad": "SAME_UPPER", "strides": [2, 2]}),
+    ((1, 12, 16, 16), (24, 3, 3, 3), {"group": 4, "pads": [1, 1, 1, 1]}),
+    ((1, 6, 10, 9), (5, 6, 4, 3), {"auto_pad": "SAME_LOWER", "strides": [3, 2]}),
+    ((1, 6, 10, 9), (5, 6, 4, 3), {"auto_pad": "VALID"}),
+    ((1, 3, 10), (5, 3, 3), {"auto_pad": "SAME_UPPER", "strides": [2]}),
+    ((2, 4, 17), (6, 2, 5), {"group": 2, "pads": [2, 1], "dilations": [2]}),
+    ((1, 4, 5, 6, 7), (3, 4, 2, 3, 2), {"pads": [1, 0, 1, 0, 1, 1]}),
+    ((1, 2, 4, 5, 6), (2, 1, 3, 3, 3), {"group": 2, "strides": [2, 2, 2], "pads": [1, 1, 1, 1, 1, 1]}),
+]
+
+
+def _ref(x, w, b, at):
+    return conv_ref(x, w, b, strides=at.get("strides"), dilations=at.get("dilations"), pads=at.get("pads"),
+                    group=at.get("group", 1), auto_pad=at.get("auto_pad", "NOTSET"))
+
+
+@pytest.mark.parametrize("xs,ws,at", CONV_CASES, ids=[f"{c[0]}x{c[1]}" for c in CONV_CASES])
+def test_conv_fp32(xs, ws, at):
+    rng = np.random.default_rng(sum(xs) + sum(ws))
+    x, w, b = rand(rng, xs), rand(rng, ws), rand(rng, (ws[0],))
+    want = _ref(x, w, b, at)
+    (y,) = run_op("Conv", [x, w, b], [want.shape], [np.float32], at)
+    assert_close(y, want, np.float32, int(np.prod(ws[1:])))
+    # The bias is optional.
+    (y,) = run_op("Conv", [x, w], [want.shape], [np.float32], at)
+    assert_close(y, _ref(x, w, None, at), np.float32, int(np.prod(ws[1:])))
+
+
+def test_conv_batch_and_kernel_shape_attr():
+    rng = np.random.default_rng(5)
+    x, w, b = rand(rng, (3, 10, 15, 13)), rand(rng, (12, 10, 3, 3)), rand(rng, (12,))
+    at = {"pads": [1, 1, 1, 1], "kernel_shape": [3, 3], "strides": [2, 2]}
+    want = _ref(x, w, b, at)
+    (y,) = run_op("Conv", [x, w, b], [want.shape], [np.float32], at)
+    assert_close(y, want, np.float32, 90)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("case", [0, 1, 2], ids=["3x3", "1x1", "depthwise"])
+def test_conv_dtypes(dtype, case):
+    xs, ws, at = [((1, 8, 11, 10), (12, 8, 3, 3), {"pads": [1, 1, 1, 1]}),
+                  ((2, 16, 6, 7), (8, 16, 1, 1), {}),
+                  ((1, 8, 11, 10), (8, 1, 3, 3), {"pads": [1, 1, 1, 1], "group": 8})][case]
+    rng = np.random.default_rng(case)
+    x, w, b = rand(rng, xs, dtype), rand(rng, ws, dtype), rand(rng, (ws[0],), dtype)
+    want = _ref(x, w, b, at)
+    (y,) = run_op("Conv", [x, w, b], [want.shape], [dtype], at)
+    assert y.dtype == np.dtype(dtype)
+    assert_close(y, want, dtype, int(np.prod(ws[1:])))
+
+
+@pytest.mark.parametrize("act", ACTIVATIONS)
+@pytest.mark.parametrize("depthwise", [False, True], ids=["gemm", "depthwise"])
+def test_conv_every_epilogue(act, depthwise):
+    rng = np.random.default_rng(7)
+    if depthwise:
+        x, w, at = rand(rng, (1, 6, 9, 10)), rand(rng, (6, 1, 3, 3)), {"pads": [1, 1, 1, 1], "group": 6}
+    else:
+        x, w, at = rand(rng, (1, 6, 9, 10)), rand(rng, (10, 6, 3, 3), scale=0.3), {"pads": [1, 1, 1, 1]}
+    b = rand(rng, (w.shape[0],))
+    params = {"Clip": (0.0, 6.0), "LeakyRelu": (0.1, None), "HardSigmoid": (0.25, 0.5)}.get(act, (None, None))
+    attrs = dict(at, **activation_attrs(act, *params))
+    want = activation(_ref(x, w, b, at), act, *params)
+    (y,) = run_op("Conv", [x, w, b], [want.shape], [np.float32], attrs)
+    assert_close(y, want, np.float32, int(np.prod(w.shape[1:])))
+
+
+def test_conv_errors():
+    t = core_testing()
+    x, w = np.ones((1, 4, 5, 5), np.float32), np.ones((6, 4, 3, 3), np.float32)
+    with pytest.raises(t.OpError) as e:  # wrong output shape
+        run_op("Conv", [x, w], [(1, 6, 5, 5)], [np.float32])
+    assert e.value.code == 100022
+    with pytest.raises(t.OpError) as e:  # channels do not match the groups
+        run_op("Conv", [x, w], [(1, 6, 3, 3)], [np.float32], {"group": 3})
+    assert e.value.code == 100021
+    with pytest.raises(t.OpError) as e:
+        run_op("Conv", [x, w], [(1, 6, 3, 3)], [np.float32], {"strides": [1]})
+    assert e.value.code == 100023
+    with pytest.raises(t.OpError) as e:
+        run_op("Conv", [x, w], [(1, 6, 3, 3)], [np.float32], {"auto_pad": "SIDEWAYS"})
+    assert e.value.code == 100023
+    with pytest.raises(t.OpError) as e:
+        run_op("Conv", [x, w, np.ones(5, np.float32)], [(1, 6, 3, 3)], [np.float32])
+    assert e.value.code == 100021
+
+
+def test_conv_transpose_onnx_doc_example():
+    # onnx backend test "convtranspose_pads": strides [3, 2], pads [1, 2, 1, 2].
+    x = np.arange(9, dtype=np.float32).reshape(1, 1, 3, 3)
+    w = np.ones((1, 2, 3, 3), np.float32)
+    (y,) = run_op("ConvTranspose", [x, w], [(1, 2, 7, 3)], [np.float32], {"strides": [3, 2], "pads": [1, 2, 1, 2]})
+    row = [[1, 1, 3], [1, 1, 3], [7, 4, 9], [7, 4, 9], [7, 4, 9], [13, 7, 15], [13, 7, 15]]
+    np.testing.assert_array_equal(y, np.array([[row, row]], np.float32))
+
+
+CT_CASES = [
+    ((1, 1, 3, 3), (1, 2, 3, 3), {"strides": [3, 2], "pads": [1, 2, 1, 2]}),
+    ((2, 4, 5, 6), (4, 3, 3, 3), {"group": 2, "strides": [2, 2], "pads": [1, 1, 1, 1], "output_padding": [1, 0],
+                                  "dilations": [1, 2]}),
+    ((1, 16, 8, 8), (16, 8, 4, 4), {"strides": [2, 2], "pads": [1, 1, 1, 1]}),
+    ((1, 3, 7), (3, 2, 4), {"strides": [2]}),
+    ((1, 8, 4, 4, 3), (8, 2, 2, 2, 2), {"strides": [2, 2, 2]}),
+    ((1, 5, 6, 6), (5, 7, 1, 1), {}),
+]
+
+
+@pytest.mark.parametrize("xs,ws,at", CT_CASES, ids=[f"{c[0]}x{c[1]}" for c in CT_CASES])
+def test_conv_transpose_fp32(xs, ws, at):
+    rng = np.random.default_rng(sum(xs))
+    x, w = rand(rng, xs), rand(rng, ws)
+    b = rand(rng, (ws[1] * at.get("group", 1),))
+    want = conv_transpose_ref(x, w, b, strides=at.get("strides"), dilations=at.get("dilations"), pads=at.get("pads"),
+                              group=at.get("group", 1), output_padding=at.get("output_padding"))
+    (y,) = run_op("ConvTranspose", [x, w, b], [want.shape], [np.float32], at)
+    assert_close(y, want, np.float32, xs[1] * int(np.prod(ws[2:])))
+
+
+@pytest.mark.parametrize("auto_pad", ["SAME_UPPER", "SAME_LOWER", "output_shape"])
+def test_conv_transpose_implied_pads(auto_pad):
+    rng = np.random.default_rng(2)
+    x, w = rand(rng, (1, 3, 5, 5)), rand(rng, (3, 4, 4, 4))
+    out = (10, 10)  # input * stride; total padding 2 per axis
+    total = 2 * (5 - 1) + 4 - 10
+    begin = total // 2 if auto_pad == "SAME_UPPER" else total - total // 2
+    want = conv_transpose_ref(x, w, None, strides=[2, 2], pads=[begin, begin, total - begin, total - begin],
+                              out_sp=list(out))
+    at = {"strides": [2, 2]}
+    if auto_pad == "output_shape":
+        at["output_shape"] = list(out)
+    else:
+        at["auto_pad"] = auto_pad
+    (y,) = run_op("ConvTranspose", [x, w], [(1, 4) + out], [np.float32], at)
+    assert_close(y, want, np.float32, 48)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_conv_transpose_dtypes_and_epilogue(dtype):
+    rng = np.random.default_rng(9)
+    x, w, b = rand(rng, (1, 6, 5, 4), dtype), rand(rng, (6, 3, 3, 3), dtype), rand(rng, (3,), dtype)
+    want = activation(conv_transpose_ref(x, w, b, strides=[2, 2]), "Sigmoid")
+    (y,) = run_op("ConvTranspose", [x, w, b], [want.shape], [dtype], {"strides": [2, 2], "activation": "Sigmoid"})
+    assert y.dtype == np.dtype(dtype)
+    assert_close(y, want, dtype, 54)
+
+
+def test_conv_transpose_errors():
+    t = core_testing()
+    x, w = np.ones((1, 4, 5, 5), np.float32), np.ones((4, 2, 3, 3), np.float32)
+    with pytest.raises(t.OpError) as e:
+        run_op("ConvTranspose", [x, w], [(1, 2, 8, 8)], [np.float32])
+    assert e.value.code == 100022
+    with pytest.raises(t.OpError) as e:
+        run_op("ConvTranspose", [x, np.ones((3, 2, 3, 3), np.float32)], [(1, 2, 7, 7)], [np.float32])
+    assert e.value.code == 100021

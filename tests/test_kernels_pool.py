@@ -1,0 +1,114 @@
+"""Pooling kernels against the NumPy reference (whose ceil_mode / count_include_pad /
+storage_order semantics were checked against onnxruntime when this suite was written)."""
+import numpy as np
+import pytest
+
+from kernel_ref import BF16, assert_close, pool_ref, rand, run_op, core_testing
+
+DTYPES = [np.float32, np.float16] + ([BF16] if BF16 is not None else [])
+OP = {"max": "MaxPool", "avg": "AveragePool", "lp": "LpPool"}
+
+CASES = [
+    ("max", (1, 1, 1, 1), {"kernel_shape": [1, 1]}),
+    ("max", (1, 64, 112, 112), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),
+    ("max", (2, 3, 9, 10), {"kernel_shape": [3, 2], "strides": [2, 3], "pads": [1, 0, 0, 1], "dilations": [2, 1],
+                            "ceil_mode": 1}),
+    ("max", (1, 2, 7, 8), {"kernel_shape": [2, 2], "strides": [2, 2], "ceil_mode": 1}),
+    ("max", (1, 3, 11), {"kernel_shape": [4], "strides": [3], "auto_pad": "SAME_LOWER"}),
+    ("max", (1, 2, 5, 6, 7), {"kernel_shape": [2, 3, 2], "strides": [2, 2, 2], "pads": [0, 1, 1, 1, 0, 1]}),
+    ("avg", (2, 3, 9, 10), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1], "ceil_mode": 1,
+                            "count_include_pad": 1}),
+    ("avg", (2, 3, 10, 10), {"kernel_shape": [3, 3], "strides": [2, 2], "ceil_mode": 1, "count_include_pad": 1}),
+    ("avg", (2, 3, 9, 10), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1], "ceil_mode": 1}),
+    ("avg", (1, 3, 11), {"kernel_shape": [4], "strides": [3], "auto_pad": "SAME_UPPER"}),
+    ("avg", (1, 3, 11), {"kernel_shape": [4], "strides": [3], "auto_pad": "SAME_LOWER", "count_include_pad": 1}),
+    ("avg", (1, 8, 14, 14), {"kernel_shape": [2, 2], "strides": [2, 2]}),
+    ("avg", (1, 2, 5, 6, 7), {"kernel_shape": [3, 3, 3], "pads": [1, 1, 1, 1, 1, 1], "count_include_pad": 1}),
+    ("lp", (1, 3, 6, 6), {"kernel_shape": [2, 2], "strides": [2, 2], "p": 3}),
+    ("lp", (2, 2, 7, 5), {"kernel_shape": [3, 2], "pads": [1, 0, 1, 0]}),
+]
+
+
+def _ref(kind, x, at):
+    return pool_ref(x, kind, at["kernel_shape"], at.get("strides"), at.get("pads"), at.get("dilations"),
+                    at.get("ceil_mode", 0), at.get("count_include_pad", 0), at.get("auto_pad", "NOTSET"),
+                    at.get("p", 2))
+
+
+@pytest.mark.parametrize("kind,xs,at", CASES, ids=[f"{c[0]}-{c[1]}-{i}" for i, c in enumerate(CASES)])
+def test_pool_fp32(kind, xs, at):
+    rng = np.random.default_rng(sum(xs))
+    x = rand(rng, xs)
+    want, idx = _ref(kind, x, at)
+    if kind == "max":
+        y, got_idx = run_op("MaxPool", [x], [want.shape, want.shape], [np.float32, np.int64], at)
+        np.testing.assert_array_equal(got_idx, idx)
+        np.testing.assert_array_equal(y, want.astype(np.float32))
+        (y_only,) = run_op("MaxPool", [x], [want.shape], [np.float32], at)  # Indices is optional
+        np.testing.assert_array_equal(y_only, y)
+    else:
+        (y,) = run_op(OP[kind], [x], [want.shape], [np.float32], at)
+        assert_close(y, want, np.float32)
+
+
+def test_max_pool_storage_order_column_major():
+    rng = np.random.default_rng(4)
+    x = rand(rng, (2, 3, 7, 8))
+    at = {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1], "storage_order": 1}
+    want, idx = _ref("max", x, at)
+    _, got = run_op("MaxPool", [x], [want.shape, want.shape], [np.float32, np.int64], at)
+    plane, rem = np.divmod(idx, 7 * 8)
+    h, w = np.divmod(rem, 8)
+    np.testing.assert_array_equal(got, plane * 56 + w * 7 + h)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("kind", ["max", "avg"])
+def test_pool_dtypes(dtype, kind):
+    rng = np.random.default_rng(8)
+    x = rand(rng, (2, 5, 9, 9), dtype)
+    at = {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}
+    want, _ = _ref(kind, x, at)
+    (y,) = run_op(OP[kind], [x], [want.shape], [dtype], at)
+    assert y.dtype == np.dtype(dtype)
+    assert_close(y, want, dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("xs", [(1, 1, 1, 1), (2, 7, 5, 9), (1, 2048, 7, 7), (1, 3, 300, 301), (2, 3, 17), (1, 2, 3, 4, 5)])
+def test_global_pools(dtype, xs):
+    rng = np.random.default_rng(sum(xs))
+    x = rand(rng, xs, dtype)
+    out = xs[:2] + (1,) * (len(xs) - 2)
+    axes = tuple(range(2, len(xs)))
+    x64 = x.astype(np.float64)
+    (y,) = run_op("GlobalAveragePool", [x], [out], [dtype])
+    assert_close(y, x64.mean(axis=axes, keepdims=True), dtype)
+    (y,) = run_op("GlobalMaxPool", [x], [out], [dtype])
+    np.testing.assert_array_equal(y, x.max(axis=axes, keepdims=True))
+    (y,) = run_op("GlobalLpPool", [x], [out], [dtype], {"p": 2})
+    assert_close(y, np.sqrt((x64 ** 2).sum(axis=axes, keepdims=True)), dtype)
+
+
+def test_pool_errors():
+    t = core_testing()
+    x = np.ones((1, 2, 6, 6), np.float32)
+    with pytest.raises(t.OpError) as e:
+        run_op("MaxPool", [x], [(1, 2, 3, 3)], [np.float32], {})
+    assert e.value.code == 100023
+    with pytest.raises(t.OpError) as e:
+        run_op("MaxPool", [x], [(1, 2, 4, 4)], [np.float32], {"kernel_shape": [2, 2], "strides": [2, 2]})
+    assert e.value.code == 100022
+    with pytest.raises(t.OpError) as e:
+        run_op("AveragePool", [x], [(1, 2, 3, 3)], [np.float32], {"kernel_shape": [2, 2, 2]})
+    assert e.value.code == 100023
+    with pytest.raises(t.OpError) as e:
+        run_op("MaxPool", [x], [(1, 2, 3, 3), (1, 2, 3, 3)], [np.float32, np.float32],
+               {"kernel_shape": [2, 2], "strides": [2, 2]})
+    assert e.value.code == 100022
+    with pytest.raises(t.OpError) as e:
+        run_op("GlobalAveragePool", [x], [(1, 2)], [np.float32])
+    assert e.value.code == 100022
+    with pytest.raises(t.OpError) as e:
+        run_op("GlobalAveragePool", [x.astype(np.int64)], [(1, 2, 1, 1)], [np.int64])
+    assert e.value.code == 100021
