@@ -26,16 +26,16 @@ SUPPORTED_OPS = frozenset({
     "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum",
     "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin", "TopK", "CumSum",
     # pooling / resize
-    "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Resize",
+    "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "LpPool", "GlobalLpPool", "Resize",
     # data movement
     "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Concat", "Split", "Slice", "Gather",
     "GatherElements", "GatherND", "Expand", "Tile", "Pad", "Identity", "DepthToSpace", "SpaceToDepth", "Trilu",
-    "EyeLike",
+    "EyeLike", "ScatterElements", "ScatterND",
 })
 
 # Ops ATC can evaluate at compile time; they are accepted as long as folding removes them.
 FOLD_ONLY_OPS = frozenset({"Shape", "Size", "ConstantOfShape", "Range", "Constant", "Dropout", "Upsample",
-                           "NonZero", "OneHot", "ScatterND", "ScatterElements"})
+                           "NonZero", "OneHot", "Scatter"})
 
 # ONNX op name -> names users may write in --modify_mixlist (CANN spellings).
 CANN_NAMES = {

@@ -81,6 +81,9 @@ def _rewrite(g: Graph, node: Node, opset: int, out: list, stats: dict) -> None:
         extra = [_ints_const(g, "axes", a.pop("axes"))] if "axes" in a else []
         node.inputs = node.inputs[:1] + [starts, ends] + extra
         changed()
+    elif op == "Scatter":  # opset 9-10 name of ScatterElements
+        node.op = "ScatterElements"
+        changed()
     elif op == "Reshape" and "shape" in a:
         node.inputs = node.inputs[:1] + [_ints_const(g, "shape", a.pop("shape"))]
         changed()
