@@ -348,3 +348,17 @@ def test_dropout_mask_output_is_folded(tmp_path):
     _, om = compile_and_compare(model, tmp_path, [{"x": randn(2, 3)}])
     assert ops_of(om) == ["Identity", "Identity"]
     assert om.iodesc["outputs"][1]["dtype"] == 12
+
+
+def test_function_ops_expand(tmp_path):
+    # RMSNormalization (opset 23, context-dependent body) and Swish (opset 24) have no kernel of their
+    # own: shape inference expands their ONNX function bodies into primitive ops.
+    nodes = [helper.make_node("RMSNormalization", ["x", "scale"], ["r"], axis=-1, epsilon=1e-5),
+             helper.make_node("Swish", ["r"], ["y"], alpha=1.5)]
+    model = make_model(nodes, [("x", [2, 3, 8])], [("y", None)], {"scale": randn(8) + 1}, opset=24)
+    model.ir_version = 11
+    report, om = compile_and_compare(model, tmp_path, [{"x": randn(2, 3, 8)}])
+    assert pass_stats(report, "shape_infer")["functions_expanded"] == 2
+    ops = ops_of(om)
+    assert "RMSNormalization" not in ops and "Swish" not in ops and "Sigmoid" in ops
+    assert all(n["sources"][0] in ("RMSNormalization_0", "Swish_1") for n in om.profile(0)["nodes"])

@@ -61,6 +61,9 @@ def check_importable(graph) -> None:
     """Early check before any pass: ops neither executable nor foldable fail fast."""
     from .errors import CompileError
 
+    from .passes.inline_functions import expandable
+
     for node in graph.nodes:
-        if node.op not in SUPPORTED_OPS and node.op not in FOLD_ONLY_OPS:
+        if node.op not in SUPPORTED_OPS and node.op not in FOLD_ONLY_OPS and \
+                not expandable(node.op, graph.source_opset):
             raise CompileError(f"unsupported op '{node.op}' (node '{node.name}')")

@@ -60,12 +60,8 @@ def _rewrite(g: Graph, node: Node, opset: int, out: list, stats: dict) -> None:
     elif op == "ReduceSum" and opset < 13 and "axes" in a:
         node.inputs = node.inputs[:1] + [_ints_const(g, "axes", a.pop("axes"))]
         changed()
-    elif op in REDUCE_ATTR_OPS and opset >= 18 and len(node.inputs) > 1 and node.inputs[1]:
-        axes = g.const(node.inputs[1])
-        if axes is None:
-            raise CompileError(f"node '{node.name}' ({op}): axes must be a constant")
-        a["axes"] = [int(v) for v in axes.reshape(-1)]
-        node.inputs = node.inputs[:1]
+    elif op in REDUCE_ATTR_OPS and opset >= 18:
+        reduce_axes_to_attr(g, node, required=False)
         changed()
     elif op == "Split" and opset < 13 and "split" in a:
         node.inputs = node.inputs[:1] + [_ints_const(g, "split", a.pop("split"))]
@@ -133,6 +129,22 @@ def _rewrite(g: Graph, node: Node, opset: int, out: list, stats: dict) -> None:
     if op == "Sum" and node.op == "Sum":
         node.op = "Add"
     out.append(node)
+
+
+def reduce_axes_to_attr(g: Graph, node: Node, required: bool) -> None:
+    """Opset-18 Reduce* (axes as an input) -> opset-17 (axes attribute), once the axes are constant."""
+    if len(node.inputs) > 1 and node.inputs[1]:
+        axes = g.const(node.inputs[1])
+        if axes is None:
+            if required:
+                raise CompileError(f"node '{node.name}' ({node.op}): axes must be a constant")
+            return  # maybe computed by a shape chain: shape inference retries once it has folded
+        node.attrs["axes"] = [int(v) for v in axes.reshape(-1)]
+        node.inputs = node.inputs[:1]
+    if node.attrs.pop("noop_with_empty_axes", 0) and not node.attrs.get("axes"):
+        node.op, node.attrs = "Identity", {}
+    elif "axes" in node.attrs and not node.attrs["axes"]:
+        del node.attrs["axes"]  # empty axes: reduce over everything, as opset 17 does without the attribute
 
 
 def remove_identities(g: Graph) -> int:

@@ -100,7 +100,11 @@ def _onnx_rule(g: Graph, node: Node):
 
 def lower_to_canonical(g: Graph, node: Node) -> None:
     """Opset-18+ spellings that need the input rank or shape to become opset-17 ones."""
-    if node.op == "Pad" and len(node.inputs) > 3 and node.inputs[3]:
+    from .normalize import REDUCE_ATTR_OPS, reduce_axes_to_attr
+
+    if node.op in REDUCE_ATTR_OPS and len(node.inputs) > 1:
+        reduce_axes_to_attr(g, node, required=True)
+    elif node.op == "Pad" and len(node.inputs) > 3 and node.inputs[3]:
         axes, pads = g.const(node.inputs[3]), g.const(node.inputs[1])
         shape = g.shape(node.inputs[0])
         if axes is None or pads is None or shape is None:
@@ -180,12 +184,23 @@ def run(g: Graph, ctx) -> dict:
         shape = g.shape(name)
         if shape is None or any(d < 0 for d in shape):
             raise CompileError(f"input '{name}' has no static shape {shape}; set it with --input_shape")
-    folded, inferred = [], 0
-    for node in g.nodes:
+    from collections import deque
+
+    from . import inline_functions
+
+    folded, inferred, expanded = 0, 0, 0
+    kept, queue = [], deque(g.nodes)
+    while queue:
+        node = queue.popleft()
+        if inline_functions.expandable(node.op, g.source_opset):
+            queue.extendleft(reversed(inline_functions.expand(g, node, g.source_opset)))
+            expanded += 1
+            continue
         if try_fold(g, node):
-            folded.append(node)
+            folded += 1
             continue
         infer_node(g, node)
         inferred += 1
-    g.remove_nodes(folded)
-    return {"inferred": inferred, "folded": len(folded)}
+        kept.append(node)
+    g.nodes = kept
+    return {"inferred": inferred, "folded": folded, "functions_expanded": expanded}
