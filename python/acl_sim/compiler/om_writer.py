@@ -61,9 +61,18 @@ class WeightStore:
         self._entries: list[tuple[int, np.ndarray]] = []
         self._size = 0
         self._index: dict[tuple, int] = {}
+        self._by_id: dict[int, tuple] = {}  # id(array) -> (array, offset): profiles share array objects
 
     def add(self, array: np.ndarray) -> tuple[int, int]:
         """(offset, size) of `array`'s bytes (C order, little-endian)."""
+        known = self._by_id.get(id(array))
+        if known is not None and known[0] is array:
+            return known[1], array.size * array.dtype.itemsize
+        offset, nbytes = self._add(array)
+        self._by_id[id(array)] = (array, offset)
+        return offset, nbytes
+
+    def _add(self, array: np.ndarray) -> tuple[int, int]:
         arr = np.asarray(array)
         if arr.dtype.byteorder == ">":
             arr = arr.astype(arr.dtype.newbyteorder("<"))

@@ -21,6 +21,7 @@ from .passes import PROFILE_PIPELINE, SHAPE_FREE_PIPELINE
 class PassContext:
     options: Options
     report: list = field(default_factory=list)
+    memo: dict = field(default_factory=dict)  # per-compile caches shared by the profiles
 
 
 def _run_pass(name, fn, g: Graph, ctx: PassContext, profile):

@@ -58,8 +58,11 @@ def _bias(g: Graph, node: Node, channels: int):
     return np.broadcast_to(b, (channels,)).copy()
 
 
-def _apply(g: Graph, node: Node, scale, shift) -> bool:
-    """node(x) * scale + shift, folded into node's weight and bias (per output channel)."""
+def _apply(g: Graph, node: Node, scale, shift, memo: dict) -> bool:
+    """node(x) * scale + shift, folded into node's weight and bias (per output channel).
+
+    `memo` (shared by all profiles of one compile) returns the same folded arrays for the same
+    inputs, so profiles share weights without recomputing or rehashing them."""
     layout = _weight_layout(g, node)
     if layout is None:
         return False
@@ -70,10 +73,13 @@ def _apply(g: Graph, node: Node, scale, shift) -> bool:
     bias = _bias(g, node, channels)
     if bias is None:
         return False
-    shape = [1] * w.ndim
-    shape[axis] = channels
-    new_w = (w * scale.reshape(shape).astype(w.dtype)).astype(w.dtype, copy=False)
-    new_b = (bias * scale + shift).astype(w.dtype)
+    key = (id(w), bias.tobytes(), scale.tobytes(), shift.tobytes())
+    if key not in memo:
+        shape = [1] * w.ndim
+        shape[axis] = channels
+        new_w = (w * scale.reshape(shape).astype(w.dtype)).astype(w.dtype, copy=False)
+        memo[key] = (w, new_w, (bias * scale + shift).astype(w.dtype))  # w kept so its id stays unique
+    _, new_w, new_b = memo[key]
     node.inputs = node.inputs[:1] + [g.add_const(f"{node.name}_w", new_w), g.add_const(f"{node.name}_b", new_b)]
     if node.op == "Gemm":
         node.attrs["beta"] = 1.0
@@ -92,6 +98,7 @@ def _bn_params(g: Graph, bn: Node):
 def run(g: Graph, ctx) -> dict:
     stats = {"bn_folded": 0, "affine_folded": 0}
     producers, uses = g.producers(), g.consumers()
+    memo = ctx.memo.setdefault("fold_bn", {}) if ctx is not None and hasattr(ctx, "memo") else {}
     dead = []
     for node in g.nodes:
         if node.op not in ("BatchNormalization", "Mul", "Add"):
@@ -139,7 +146,7 @@ def run(g: Graph, ctx) -> dict:
                 g.add_const("bn_var", np.full(channels, 1.0 - eps, np.float32))]
             ok = True
         else:
-            ok = _apply(g, prod, scale, shift)
+            ok = _apply(g, prod, scale, shift, memo)
         if not ok:
             continue
         prod.outputs = [node.outputs[0]] + prod.outputs[1:]
