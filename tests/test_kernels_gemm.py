@@ -184,3 +184,17 @@ def test_portable_and_avx2_paths(isa):
     env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "ok" in r.stdout, r.stderr
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("tb", [0, 1])
+def test_gemm_few_rows_fc_layer(m, tb):
+    """Batch-1..5 fully connected layers (the few-row path and its hand-over to the packed path)."""
+    rng = np.random.default_rng(m + 10 * tb)
+    k, n = 1027, 1001
+    a = rand(rng, (m, k))
+    b = rand(rng, (n, k) if tb else (k, n))
+    c = rand(rng, (n,))
+    (y,) = run_op("Gemm", [a, b, c], [(m, n)], [np.float32], {"transB": tb, "alpha": 0.5, "activation": "Relu"})
+    want = activation(0.5 * matmul_ref(a, b.T if tb else b) + c, "Relu")
+    assert_close(y, want, np.float32, k)

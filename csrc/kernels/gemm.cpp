@@ -15,6 +15,7 @@
 
 #include "executor/thread_pool.h"
 #include "kernels/gemm_microkernel.h"
+#include "kernels/gemm_small_m.h"
 
 namespace acl_sim {
 namespace {
@@ -231,6 +232,8 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, 
 
 void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const MatrixRef& B, float beta,
               float* C, int64_t ldc, const GemmEpilogue& ep, bool parallel) {
+  if (M <= 0 || N <= 0) return;
+  if (gemm_small_m(M, N, K, alpha, A, B, beta, C, ldc, ep, parallel)) return;
   MatrixPanelSource source(B);
   gemm_f32(M, N, K, alpha, A, source, beta, C, ldc, ep, parallel);
 }

@@ -1,0 +1,91 @@
+// GEMM with very few rows (M <= 4: fully connected layers at batch 1-4,
+// decoder steps). The packed path would pad M up to the micro-kernel height
+// and re-pack B for nothing; here B is streamed once, straight from memory,
+// which is what bounds this shape.
+#include "kernels/gemm_small_m.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "executor/thread_pool.h"
+
+namespace acl_sim {
+namespace {
+
+constexpr int64_t kMaxRows = 4;
+
+// c[j] += a * b[j]; cloned per ISA so the plain loop is vectorised for AVX-512 / AVX2.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void axpy(float* c, const float* b, float a, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) c[j] += a * b[j];
+}
+
+// c[j] += a0*b0[j] + a1*b1[j] + a2*b2[j] + a3*b3[j]: one load/store of c per four rows of B.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void axpy4(float* c, const float* b, int64_t ldb,
+                                                                        const float* a, int64_t n) {
+  const float a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+  const float *b0 = b, *b1 = b + ldb, *b2 = b + 2 * ldb, *b3 = b + 3 * ldb;
+  for (int64_t j = 0; j < n; ++j) c[j] += a0 * b0[j] + a1 * b1[j] + a2 * b2[j] + a3 * b3[j];
+}
+
+// sum_k a[k] * b[k] with 16 independent partial sums (vectorisable without -ffast-math).
+__attribute__((target_clones("avx512f", "avx2", "default"))) float dot(const float* a, const float* b, int64_t n) {
+  float part[16] = {0};
+  int64_t k = 0;
+  for (; k + 16 <= n; k += 16)
+    for (int j = 0; j < 16; ++j) part[j] += a[k + j] * b[k + j];
+  float s = 0.f;
+  for (int j = 0; j < 16; ++j) s += part[j];
+  for (; k < n; ++k) s += a[k] * b[k];
+  return s;
+}
+
+}  // namespace
+
+bool gemm_small_m(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const MatrixRef& B, float beta,
+                  float* C, int64_t ldc, const GemmEpilogue& ep, bool parallel) {
+  const bool b_rows = B.cs == 1, b_cols = B.rs == 1 && B.cs != 1;
+  if (M > kMaxRows || K == 0 || !(b_rows || b_cols) || A.cs != 1) return false;
+  const int64_t chunk = b_rows ? 512 : 64;  // columns per pool index
+  const int64_t tasks = (N + chunk - 1) / chunk;
+  auto run = [&](size_t t) {
+    const int64_t n0 = static_cast<int64_t>(t) * chunk, nc = std::min(chunk, N - n0);
+    float acc[kMaxRows][512];
+    for (int64_t i = 0; i < M; ++i) std::memset(acc[i], 0, nc * sizeof(float));
+    if (b_rows) {
+      int64_t k = 0;
+      for (; k + 4 <= K; k += 4) {
+        const float* brow = B.data + k * B.rs + n0;
+        for (int64_t i = 0; i < M; ++i) axpy4(acc[i], brow, B.rs, A.data + i * A.rs + k, nc);
+      }
+      for (; k < K; ++k) {
+        const float* brow = B.data + k * B.rs + n0;
+        for (int64_t i = 0; i < M; ++i) axpy(acc[i], brow, A.data[i * A.rs + k], nc);
+      }
+    } else {
+      for (int64_t j = 0; j < nc; ++j) {
+        const float* bcol = B.data + (n0 + j) * B.cs;
+        for (int64_t i = 0; i < M; ++i) acc[i][j] = dot(A.data + i * A.rs, bcol, K);
+      }
+    }
+    for (int64_t i = 0; i < M; ++i) {
+      float* c = C + i * ldc + n0;
+      for (int64_t j = 0; j < nc; ++j) c[j] = alpha * acc[i][j] + (beta == 0.f ? 0.f : beta * c[j]);
+      const float rb = ep.row_bias ? ep.row_bias[i] : 0.f;
+      if (ep.col_bias) {
+        if (rb != 0.f)
+          for (int64_t j = 0; j < nc; ++j) c[j] += rb;
+        bias_row_activation(c, static_cast<size_t>(nc), ep.col_bias + n0, ep.act);
+      } else {
+        bias_activation(c, static_cast<size_t>(nc), rb, ep.act);
+      }
+    }
+  };
+  if (!parallel || tasks == 1) {
+    for (int64_t t = 0; t < tasks; ++t) run(static_cast<size_t>(t));
+  } else {
+    ThreadPool::instance().parallel_for(static_cast<size_t>(tasks), run);
+  }
+  return true;
+}
+
+}  // namespace acl_sim
