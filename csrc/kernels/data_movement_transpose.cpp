@@ -24,6 +24,51 @@ int64_t offset_of(int64_t idx, const std::vector<int64_t>& shape, const std::vec
   return off;
 }
 
+#if defined(ACL_SIM_MV_X86)
+/** out[i * ostride + j] = in[j * istride + i] for i in [p0, p1), j in [q0, q1): 8x8 blocks transposed in
+ *  AVX registers (unpack / shuffle / permute), scalar edges. 4-byte elements. */
+ACL_SIM_TARGET_AVX2 void transpose_tile_avx2(const uint32_t* in, int64_t istride, uint32_t* out, int64_t ostride,
+                                             int64_t p0, int64_t p1, int64_t q0, int64_t q1) {
+  int64_t i = p0;
+  for (; i + 8 <= p1; i += 8) {
+    int64_t j = q0;
+    for (; j + 8 <= q1; j += 8) {
+      __m256 r[8], t[8];
+      for (int k = 0; k < 8; ++k) r[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(in + (j + k) * istride + i));
+      t[0] = _mm256_unpacklo_ps(r[0], r[1]);
+      t[1] = _mm256_unpackhi_ps(r[0], r[1]);
+      t[2] = _mm256_unpacklo_ps(r[2], r[3]);
+      t[3] = _mm256_unpackhi_ps(r[2], r[3]);
+      t[4] = _mm256_unpacklo_ps(r[4], r[5]);
+      t[5] = _mm256_unpackhi_ps(r[4], r[5]);
+      t[6] = _mm256_unpacklo_ps(r[6], r[7]);
+      t[7] = _mm256_unpackhi_ps(r[6], r[7]);
+      r[0] = _mm256_shuffle_ps(t[0], t[2], _MM_SHUFFLE(1, 0, 1, 0));
+      r[1] = _mm256_shuffle_ps(t[0], t[2], _MM_SHUFFLE(3, 2, 3, 2));
+      r[2] = _mm256_shuffle_ps(t[1], t[3], _MM_SHUFFLE(1, 0, 1, 0));
+      r[3] = _mm256_shuffle_ps(t[1], t[3], _MM_SHUFFLE(3, 2, 3, 2));
+      r[4] = _mm256_shuffle_ps(t[4], t[6], _MM_SHUFFLE(1, 0, 1, 0));
+      r[5] = _mm256_shuffle_ps(t[4], t[6], _MM_SHUFFLE(3, 2, 3, 2));
+      r[6] = _mm256_shuffle_ps(t[5], t[7], _MM_SHUFFLE(1, 0, 1, 0));
+      r[7] = _mm256_shuffle_ps(t[5], t[7], _MM_SHUFFLE(3, 2, 3, 2));
+      t[0] = _mm256_permute2f128_ps(r[0], r[4], 0x20);
+      t[1] = _mm256_permute2f128_ps(r[1], r[5], 0x20);
+      t[2] = _mm256_permute2f128_ps(r[2], r[6], 0x20);
+      t[3] = _mm256_permute2f128_ps(r[3], r[7], 0x20);
+      t[4] = _mm256_permute2f128_ps(r[0], r[4], 0x31);
+      t[5] = _mm256_permute2f128_ps(r[1], r[5], 0x31);
+      t[6] = _mm256_permute2f128_ps(r[2], r[6], 0x31);
+      t[7] = _mm256_permute2f128_ps(r[3], r[7], 0x31);
+      for (int k = 0; k < 8; ++k) _mm256_storeu_ps(reinterpret_cast<float*>(out + (i + k) * ostride + j), t[k]);
+    }
+    for (int64_t ii = i; ii < i + 8; ++ii)
+      for (int64_t jj = j; jj < q1; ++jj) out[ii * ostride + jj] = in[jj * istride + ii];
+  }
+  for (; i < p1; ++i)
+    for (int64_t j = q0; j < q1; ++j) out[i * ostride + j] = in[j * istride + i];
+}
+#endif
+
 template <class U>
 void transpose_typed(const U* src, U* dst, const std::vector<int64_t>& out_shape, const std::vector<int64_t>& in_stride) {
   const int rank = static_cast<int>(out_shape.size());
@@ -44,6 +89,7 @@ void transpose_typed(const U* src, U* dst, const std::vector<int64_t>& out_shape
   for (int d = 0; d < rank; ++d)
     if (in_stride[d] == 1) p = d;
   const std::vector<int64_t> out_stride = strides_of(out_shape);
+  const bool use_avx2 = simd_level() != SimdLevel::Portable;
   constexpr int64_t kTile = 32;
   const int64_t np = out_shape[p], nq = out_shape[q];
   const int64_t tp = (np + kTile - 1) / kTile, tq = (nq + kTile - 1) / kTile;
@@ -64,6 +110,15 @@ void transpose_typed(const U* src, U* dst, const std::vector<int64_t>& out_shape
         out_off += i * outer_out[d];
       }
       int64_t p1 = std::min(np, p0 + kTile), q1 = std::min(nq, q0 + kTile);
+      if constexpr (sizeof(U) == 4) {
+#if defined(ACL_SIM_MV_X86)
+        if (use_avx2 && sp_in == 1) {
+          transpose_tile_avx2(reinterpret_cast<const uint32_t*>(src + in_off), sq_in,
+                              reinterpret_cast<uint32_t*>(dst + out_off), sp_out, p0, p1, q0, q1);
+          continue;
+        }
+#endif
+      }
       for (int64_t i = p0; i < p1; ++i) {
         const U* s = src + in_off + i * sp_in;
         U* dd = dst + out_off + i * sp_out;

@@ -8,6 +8,14 @@
 // source is auto-vectorised three times) and picks one per CPU at run time.
 #pragma once
 
+// Without this, GCC keeps the selects in the float math (clamps, NaN checks) as
+// branches under -ftrapping-math and the AVX2 / SSE loops stay scalar; only the
+// FP-exception flags change, never a result. Applies to the kernel files that
+// include this header (all of them are elementwise-style kernels).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-trapping-math")
+#endif
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

@@ -76,15 +76,27 @@ ACL_SIM_INLINE float vlog(float x) {
   return x != x ? x : y;
 }
 
+/** tanh as a 13/6 rational minimax approximation on [-7.9, 7.9] (the form Eigen uses): no exp,
+ *  one division, a few ulp; saturates to +-1 outside. */
 ACL_SIM_INLINE float vtanh(float x) {
+  const float kClamp = 7.90531110763549805f;
+  float xc = x < -kClamp ? -kClamp : (x > kClamp ? kClamp : x);
+  float x2 = xc * xc;
+  float p = -2.76076847742355e-16f;
+  p = p * x2 + 2.00018790482477e-13f;
+  p = p * x2 - 8.60467152213735e-11f;
+  p = p * x2 + 5.12229709037114e-08f;
+  p = p * x2 + 1.48572235717979e-05f;
+  p = p * x2 + 6.37261928875436e-04f;
+  p = p * x2 + 4.89352455891786e-03f;
+  p = p * xc;
+  float q = 1.19825839466702e-06f;
+  q = q * x2 + 1.18534705686654e-04f;
+  q = q * x2 + 2.26843463243900e-03f;
+  q = q * x2 + 4.89352518554385e-03f;
+  float r = p / q;
   float ax = x < 0.f ? -x : x;
-  float z = x * x;
-  float small = ((((-5.70498872745E-3f * z + 2.06390887954E-2f) * z - 5.37397155531E-2f) * z +
-                  1.33314422036E-1f) * z - 3.33332819422E-1f) * z * x + x;
-  float e = vexp(2.f * (ax > 44.f ? 44.f : ax));
-  float big = 1.f - 2.f / (e + 1.f);
-  big = x < 0.f ? -big : big;
-  return ax < 0.625f ? small : big;
+  return ax < 0.0004f ? x : r;  // tiny |x|: tanh(x) == x in float
 }
 
 ACL_SIM_INLINE float vsigmoid(float x) { return 1.f / (1.f + vexp(-x)); }

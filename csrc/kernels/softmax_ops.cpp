@@ -15,10 +15,10 @@
 namespace acl_sim::kern {
 namespace {
 
-/** Softmax (or log-softmax) of one contiguous row. */
-template <class A>
+/** Softmax (or log-softmax) of one contiguous row. kLog is a template parameter so the exp pass
+ *  has no conditional store and vectorises. */
+template <class A, bool log>
 struct SoftmaxRow {
-  bool log;
   ACL_SIM_INLINE void operator()(const A* x, A* y, int64_t n) const {
     constexpr int kLanes = 16;
     A mx[kLanes];
@@ -35,17 +35,17 @@ struct SoftmaxRow {
     for (; i + kLanes <= n; i += kLanes)
       for (int j = 0; j < kLanes; ++j) {
         A e = vexp(x[i + j] - m);
-        if (!log) y[i + j] = e;
+        if constexpr (!log) y[i + j] = e;
         acc[j] += e;
       }
     A s = 0;
     for (int j = 0; j < kLanes; ++j) s += acc[j];
     for (; i < n; ++i) {
       A e = vexp(x[i] - m);
-      if (!log) y[i] = e;
+      if constexpr (!log) y[i] = e;
       s += e;
     }
-    if (log) {
+    if constexpr (log) {
       A shift = m + vlog(s);
       for (i = 0; i < n; ++i) y[i] = x[i] - shift;
     } else {
@@ -56,9 +56,8 @@ struct SoftmaxRow {
 };
 
 /** Softmax along K for `m` adjacent columns, rows `stride` apart; scratch holds 2*m values. */
-template <class A>
+template <class A, bool log>
 struct SoftmaxCols {
-  bool log;
   ACL_SIM_INLINE void operator()(const A* x, A* y, int64_t k_len, int64_t stride, int64_t m, A* mx, A* sum) const {
     for (int64_t j = 0; j < m; ++j) mx[j] = -std::numeric_limits<A>::infinity(), sum[j] = 0;
     for (int64_t k = 0; k < k_len; ++k) {
@@ -71,11 +70,11 @@ struct SoftmaxCols {
       A* o = y + k * stride;
       for (int64_t j = 0; j < m; ++j) {
         A e = vexp(r[j] - mx[j]);
-        if (!log) o[j] = e;
+        if constexpr (!log) o[j] = e;
         sum[j] += e;
       }
     }
-    if (log) {
+    if constexpr (log) {
       for (int64_t j = 0; j < m; ++j) mx[j] += vlog(sum[j]);
       for (int64_t k = 0; k < k_len; ++k)
         for (int64_t j = 0; j < m; ++j) y[k * stride + j] = x[k * stride + j] - mx[j];
@@ -93,11 +92,11 @@ ACL_SIM_INLINE void call_best(const K& k, Args... a) {
   else k(a...);
 }
 
-template <class A>
-void softmax_typed(const A* x, A* y, int64_t outer, int64_t k_len, int64_t inner, bool log) {
+template <class A, bool log>
+void softmax_typed(const A* x, A* y, int64_t outer, int64_t k_len, int64_t inner) {
   if (inner == 1) {
     parallel_blocks(outer, rows_grain(k_len), [&](int64_t b, int64_t e) {
-      for (int64_t r = b; r < e; ++r) call_best(SoftmaxRow<A>{log}, x + r * k_len, y + r * k_len, k_len);
+      for (int64_t r = b; r < e; ++r) call_best(SoftmaxRow<A, log>{}, x + r * k_len, y + r * k_len, k_len);
     });
     return;
   }
@@ -109,7 +108,7 @@ void softmax_typed(const A* x, A* y, int64_t outer, int64_t k_len, int64_t inner
       int64_t o = u / tiles, c0 = (u % tiles) * kCols;
       const A* xs = x + o * k_len * inner + c0;
       A* ys = y + o * k_len * inner + c0;
-      call_best(SoftmaxCols<A>{log}, xs, ys, k_len, inner, std::min(kCols, inner - c0), &mx[0], &sum[0]);
+      call_best(SoftmaxCols<A, log>{}, xs, ys, k_len, inner, std::min(kCols, inner - c0), &mx[0], &sum[0]);
     }
   });
 }
@@ -146,7 +145,8 @@ void run_softmax(OpContext& ctx) {
   if (x.numel() == 0) return;
   auto run = [&](auto* xp, auto* yp) {
     if constexpr (kind == Kind::Hardmax) hardmax_typed(xp, yp, outer, k_len, inner);
-    else softmax_typed(xp, yp, outer, k_len, inner, kind == Kind::LogSoftmax);
+    else softmax_typed<std::remove_const_t<std::remove_pointer_t<decltype(xp)>>, kind == Kind::LogSoftmax>(
+        xp, yp, outer, k_len, inner);
   };
   switch (x.dtype) {
     case ACL_FLOAT: return run(static_cast<const float*>(x.data), static_cast<float*>(y.data));
