@@ -5,12 +5,14 @@
 
 #include <string>
 
+#include "common/export.h"
+
 namespace acl_sim {
 
 /** Validate @p text without side effects. Throws Error: ACL_ERROR_PARSE_FILE (100006) for bad JSON,
  *  ACL_ERROR_INVALID_DUMP_CONFIG (100009), ACL_ERROR_INVALID_PROFILING_CONFIG (100010),
  *  ACL_ERROR_INVALID_MAX_OPQUEUE_NUM_CONFIG (148048). */
-void validate_init_config(const std::string& text);
+ACL_SIM_EXPORT void validate_init_config(const std::string& text);
 
 /** Validate, then apply: configure dump, start the profiler when "profiler.switch" is "on",
  *  and start ACL_SIM_PROFILE / ACL_SIM_STATS_FILE sessions. Called by aclInit. */

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/export.h"
 #include "prof/profiler.h"
 
 namespace acl_sim::prof {
@@ -26,7 +27,7 @@ struct Roofline {
 };
 
 /** The roofline of the named SoC (or the current one when empty), with env overrides applied. */
-Roofline roofline_for(const std::string& soc);
+ACL_SIM_EXPORT Roofline roofline_for(const std::string& soc);
 
 void write_op_summary(const std::string& path, const std::vector<OpRecord>& ops, const std::string& soc);
 

@@ -4,10 +4,12 @@
 
 #include <string>
 
+#include "common/export.h"
+
 namespace acl_sim::prof {
 
 /** JSON snapshot of the opened devices: {"pid":..,"soc":..,"devices":[{"id","memory_used","memory_total","streams"}]}. */
-std::string device_stats_json();
+ACL_SIM_EXPORT std::string device_stats_json();
 /** Start the publisher thread if ACL_SIM_STATS_FILE is set (aclInit). */
 void start_stats_from_env();
 /** Stop it and write a last snapshot (aclFinalize). */

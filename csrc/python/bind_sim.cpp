@@ -7,8 +7,7 @@
 #include "prof/op_summary.h"
 #include "prof/stats_file.h"
 #include "python/bindings.h"
-#include "runtime/runtime.h"
-#include "runtime/soc_profile.h"
+#include "prof/sim_info.h"
 
 namespace acl_sim::py_bind {
 
@@ -41,11 +40,10 @@ py::dict profile_dict(const SocProfile& p) {
 void bind_sim(py::module_& sim) {
   sim.def("soc_profiles", [] {
     py::list out;
-    for (const auto& p : all_soc_profiles()) out.append(profile_dict(p));
+    for (const auto& p : prof::soc_profiles()) out.append(profile_dict(p));
     return out;
   });
-  sim.def("current_soc", [] { return profile_dict(current_soc()); });
-  sim.def("device_count", [] { return Runtime::get().device_count(); });
+  sim.def("current_soc", [] { return profile_dict(prof::current_soc_profile()); });
   sim.def("device_stats_json", [] { return prof::device_stats_json(); });
   // The aclInit config validation, without initialising: returns (ret, message). For fuzzing and tools.
   sim.def("check_init_config", [](const std::string& text) {

@@ -17,10 +17,24 @@ def _mib(n: int) -> str:
 
 
 def collect(stats_path: str | None = None) -> dict:
+    import acl
     from acl_sim._core import sim
 
     soc = sim.current_soc()
-    count = int(sim.device_count())
+    # The device count and capacities come from the runtime itself (ACL_SIM_DEVICE_COUNT,
+    # ACL_SIM_DEVICE_MEMORY), through the same calls a pyACL program makes.
+    ret = acl.init()
+    if ret not in (0, 100002):
+        raise SystemExit(f"acl-sim smi: acl.init failed with {ret}: {acl.get_recent_err_msg()}")
+    count, ret = acl.rt.get_device_count()
+    totals = []
+    for i in range(count):
+        total = soc["memory_size"]
+        if acl.rt.set_device(i) == 0:
+            _free, total, _ret = acl.rt.get_mem_info(1)
+            acl.rt.reset_device(i)
+        totals.append(int(total))
+    acl.finalize()
     live = {}
     process = None
     if stats_path:
@@ -41,7 +55,7 @@ def collect(stats_path: str | None = None) -> dict:
             "vector_cores": soc["vector_cores"],
             "ub_bytes": soc["ub_size"],
             "l2_bytes": soc["l2_size"],
-            "memory_total": soc["memory_size"],
+            "memory_total": totals[i],
         }
         if stats_path:
             d = live.get(i)
