@@ -176,7 +176,7 @@ def test_execute_errors(acl, model):
     assert acl.mdl.execute(model_id, io.in_ds, out_ds) == OUTPUT_NOT_MATCH
     assert "expects 20 bytes, buffer has 4" in acl.get_recent_err_msg()
     # the setter on a static model
-    assert acl.mdl.set_dynamic_batch_size(model_id, io.in_ds, 0, 1) == 100019
+    assert acl.mdl.set_dynamic_batch_size(model_id, io.in_ds, 0, 1) == 145013  # as GeExecutor::SetDynamicBatchSize
     assert acl.mdl.get_desc(desc, 424242) == MODEL_ID_INVALID
     assert acl.mdl.unload(424242) == MODEL_ID_INVALID
     acl.mdl.destroy_dataset(ds)

@@ -42,9 +42,11 @@ void apply_profile(uint32_t model_id, aclmdlDataset* dataset, size_t index, Dyna
   auto lm = ModelTable::instance().require(model_id);
   auto ds = require_dataset(dataset, "dataset");
   const DynamicInfo& dyn = lm->model->io().dynamic;
-  ACL_SIM_REQUIRE(dyn.kind != DynamicKind::None, ACL_ERROR_MODEL_NOT_DYNAMIC, "model ", model_id,
+  // CANN (GeExecutor::SetDynamic*) answers a static model and a setter of the wrong kind with the same
+  // ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID as an uncompiled profile: "does not match the gear of the model".
+  ACL_SIM_REQUIRE(dyn.kind != DynamicKind::None, kGeDynamicBatchSizeInvalid, "model ", model_id,
                   " was compiled with static shapes; recompile with ", kind_name(kind));
-  ACL_SIM_REQUIRE(dyn.kind == kind, ACL_ERROR_MODEL_NOT_DYNAMIC, "model ", model_id, " was compiled with ",
+  ACL_SIM_REQUIRE(dyn.kind == kind, kGeDynamicBatchSizeInvalid, "model ", model_id, " was compiled with ",
                   kind_name(dyn.kind), ", not ", kind_name(kind));
   ACL_SIM_REQUIRE(static_cast<int64_t>(index) == dyn.mbatch_input_index, ACL_ERROR_INVALID_PARAM, "index ", index,
                   " is not the ascend_mbatch_shape_data input (index ", dyn.mbatch_input_index, ")");
