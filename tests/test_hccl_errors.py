@@ -64,7 +64,7 @@ def test_argument_errors(acl, hccl):
             assert hccl.all_reduce(buf, buf, 16, 4, 9, c, s) == hccl.HCCL_E_PARA         # bad op
             assert hccl.all_reduce(buf, buf, 16, 15, 0, c, s) == hccl.HCCL_E_NOT_SUPPORT  # fp8 cannot reduce
             assert hccl.all_reduce(0, buf, 16, 4, 0, c, s) == hccl.HCCL_E_PTR
-            assert hccl.all_reduce(buf, buf, 17, 4, 0, c, s) == hccl.HCCL_E_PARA         # 68 bytes > buffer
+            assert hccl.all_reduce(buf, buf, 64, 4, 0, c, s) == hccl.HCCL_E_PARA         # 256 bytes > buffer
             host = np.zeros(16, np.float32)
             assert hccl.all_reduce(host.ctypes.data, buf, 16, 4, 0, c, s) == hccl.HCCL_E_PARA  # host memory
             assert hccl.broadcast(buf, 16, 4, 2, c, s) == hccl.HCCL_E_PARA               # root out of range

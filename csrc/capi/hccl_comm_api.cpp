@@ -94,9 +94,9 @@ ACL_FUNC_VISIBILITY HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclR
 
 ACL_FUNC_VISIBILITY HcclResult HcclCommInitAll(uint32_t ndev, int32_t* devices, HcclComm* comms) {
   return hccl_call("HcclCommInitAll", [&] {
+    ACL_SIM_REQUIRE(ndev >= 1, HCCL_E_PARA, "ndev must be at least 1");
     ACL_SIM_REQUIRE(devices, HCCL_E_PTR, "devices is NULL");
     ACL_SIM_REQUIRE(comms, HCCL_E_PTR, "comms is NULL");
-    ACL_SIM_REQUIRE(ndev >= 1, HCCL_E_PARA, "ndev must be at least 1");
     require_runtime();
     std::set<int32_t> seen;
     for (uint32_t i = 0; i < ndev; ++i) {

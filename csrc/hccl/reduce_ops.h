@@ -30,4 +30,9 @@ const char* op_name(HcclReduceOp op);
  */
 void reduce_sources(void* dst, const void* const* srcs, size_t nsrc, size_t count, HcclDataType dt, HcclReduceOp op);
 
+/** fp16/bf16 (@p dt) <-> fp32 conversion of @p count elements (round to nearest even when narrowing). */
+void widen_half(const void* src, float* dst, size_t count, HcclDataType dt);
+void narrow_half(const float* src, void* dst, size_t count, HcclDataType dt);
+inline bool is_half(HcclDataType dt) { return dt == HCCL_DATA_TYPE_FP16 || dt == HCCL_DATA_TYPE_BFP16; }
+
 }  // namespace acl_sim::hccl

@@ -77,6 +77,17 @@ void allreduce(PeerTransport& t, int tag, const OpDesc& d, const Deadline& dl) {
     reduce_sources(d.recv, srcs.data(), n, d.count, d.dtype, d.op);
     return;
   }
+  if (is_half(d.dtype)) {
+    // fp16/bf16 are reduced in fp32: run the ring on a widened copy, round once at the end.
+    std::vector<float> wide(d.count);
+    widen_half(d.send, wide.data(), d.count, d.dtype);
+    OpDesc w = d;
+    w.dtype = HCCL_DATA_TYPE_FP32;
+    w.send = w.recv = wide.data();
+    allreduce(t, tag, w, dl);
+    narrow_half(wide.data(), d.recv, d.count, d.dtype);
+    return;
+  }
   if (d.recv != d.send) std::memcpy(d.recv, d.send, bytes);
   const uint32_t right = (r + 1) % n, left = (r + n - 1) % n;
   auto chunk = [&](uint32_t i, uint64_t* off, uint64_t* len) {
