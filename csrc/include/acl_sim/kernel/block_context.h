@@ -88,6 +88,9 @@ template <class... A>
 inline acl_sim_block_ctx& block() {
   acl_sim_block_ctx* c = t_block;
   if (!c) throw std::logic_error("acl_sim kernel API used outside a kernel launch");
+  if (c->abi_version != ACL_SIM_KERNEL_ABI_VERSION) {
+    throw std::logic_error("kernel built against another acl_sim kernel ABI (rebuild it with this acl_sim's headers)");
+  }
   return *c;
 }
 
