@@ -191,3 +191,13 @@ def test_cumsum(dtype):
                     want = np.flip(want, axis)
                 got = run("CumSum", [x, np.array(axis, np.int32)], x.shape, dtype, exclusive=exclusive, reverse=reverse)
                 assert_close(got, want, dtype, 4.0)
+
+
+def test_reduce_max_min_nan_and_long_rows():
+    rng = np.random.default_rng(8)
+    x = rand(rng, (5, 1003), np.float32)
+    x[2, 517] = np.nan  # inside the vector body
+    x[4, 1001] = np.nan  # in the scalar tail
+    for op, fn in (("ReduceMax", np.max), ("ReduceMin", np.min)):
+        got = run(op, [x, np.array([1])], (5, 1), np.float32)
+        np.testing.assert_array_equal(got, fn(x, axis=1, keepdims=True))

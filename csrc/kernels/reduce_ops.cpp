@@ -10,6 +10,7 @@
 
 #include "kernels/elementwise_cast.h"
 #include "kernels/elementwise_math.h"
+#include "kernels/reduce_simd.h"
 
 namespace acl_sim::kern {
 namespace {
@@ -59,6 +60,10 @@ ACL_SIM_REDUCER(LogSumExpR, A(0), vexp(x - c), a + v, vlog(a) + c)
 template <class R, class A>
 struct RowReduce {
   ACL_SIM_INLINE void operator()(const A* x, int64_t n, A c, A* result) const {
+    if constexpr (std::is_same_v<A, float> && (std::is_same_v<R, MaxR> || std::is_same_v<R, MinR>)) {
+      *result = row_extreme_f32(x, n, *result, std::is_same_v<R, MinR>);
+      return;
+    }
     constexpr int kLanes = 16;
     A acc[kLanes];
     for (int j = 0; j < kLanes; ++j) acc[j] = R::template init<A>();

@@ -11,6 +11,7 @@
 
 #include "kernels/elementwise_cast.h"
 #include "kernels/elementwise_math.h"
+#include "kernels/reduce_simd.h"
 
 namespace acl_sim::kern {
 namespace {
@@ -21,30 +22,24 @@ template <class A, bool log>
 struct SoftmaxRow {
   ACL_SIM_INLINE void operator()(const A* x, A* y, int64_t n) const {
     constexpr int kLanes = 16;
-    A mx[kLanes];
-    for (int j = 0; j < kLanes; ++j) mx[j] = -std::numeric_limits<A>::infinity();
     int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes)
-      for (int j = 0; j < kLanes; ++j) mx[j] = x[i + j] > mx[j] ? x[i + j] : mx[j];
-    A m = -std::numeric_limits<A>::infinity();
-    for (int j = 0; j < kLanes; ++j) m = mx[j] > m ? mx[j] : m;
-    for (; i < n; ++i) m = x[i] > m ? x[i] : m;
+    A m;
+    if constexpr (std::is_same_v<A, float>) {
+      m = row_extreme_f32(x, n, -std::numeric_limits<float>::infinity(), false);
+    } else {
+      m = -std::numeric_limits<A>::infinity();
+      for (i = 0; i < n; ++i) m = x[i] > m ? x[i] : m;
+    }
     if (m == -std::numeric_limits<A>::infinity()) m = 0;  // an all -inf row: avoid inf - inf
+    // exp pass as a plain map (the loop vectoriser handles it like the unary kernels), then a
+    // multi-accumulator sum; log-softmax overwrites y in the last pass anyway.
+    for (i = 0; i < n; ++i) y[i] = vexp(x[i] - m);
     A acc[kLanes] = {};
-    i = 0;
-    for (; i + kLanes <= n; i += kLanes)
-      for (int j = 0; j < kLanes; ++j) {
-        A e = vexp(x[i + j] - m);
-        if constexpr (!log) y[i + j] = e;
-        acc[j] += e;
-      }
+    for (i = 0; i + kLanes <= n; i += kLanes)
+      for (int j = 0; j < kLanes; ++j) acc[j] += y[i + j];
     A s = 0;
     for (int j = 0; j < kLanes; ++j) s += acc[j];
-    for (; i < n; ++i) {
-      A e = vexp(x[i] - m);
-      if constexpr (!log) y[i] = e;
-      s += e;
-    }
+    for (; i < n; ++i) s += y[i];
     if constexpr (log) {
       A shift = m + vlog(s);
       for (i = 0; i < n; ++i) y[i] = x[i] - shift;
