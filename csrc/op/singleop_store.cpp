@@ -81,9 +81,8 @@ OpAttrValue parse_attr(const std::string& kind, const json::Value& v) {
 }  // namespace
 
 std::shared_ptr<CompiledOp> parse_singleop_model(const void* data, size_t size, const std::string& origin) {
-  ACL_SIM_REQUIRE(data != nullptr && size > sizeof(kMagic), ACL_ERROR_INVALID_PARAM, origin,
-                  ": empty single-op model");
-  ACL_SIM_REQUIRE(std::memcmp(data, kMagic, sizeof(kMagic)) == 0, kBad, origin,
+  ACL_SIM_REQUIRE(data != nullptr && size > 0, ACL_ERROR_INVALID_PARAM, origin, ": empty single-op model");
+  ACL_SIM_REQUIRE(size > sizeof(kMagic) && std::memcmp(data, kMagic, sizeof(kMagic)) == 0, kBad, origin,
                   ": not an acl_sim single-op model (compile it with `acl-sim atc --singleop=op.json`)");
   const char* text = static_cast<const char*>(data) + sizeof(kMagic);
   try {
