@@ -1,6 +1,7 @@
 #include "kernels/conv_im2col.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace acl_sim {
 
@@ -23,38 +24,28 @@ void Im2ColSource::pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int
   const int64_t OW = out_[2], OH = out_[1];
   const int64_t IW = in_[2], IH = in_[1], ID = in_[0];
   const int64_t sw = s_[2];
-  for (int64_t kk = 0; kk < kc; ++kk) {
-    const int64_t k = k0 + kk;
-    const int64_t kw = k % KW, kh = (k / KW) % KH, kd = (k / (KW * KH)) % KD, c = k / (KW * KH * KD);
-    float* row = dst + kk * width;
-    const float* plane = x_ + c * ID * IH * IW;
-    // The valid output-column range for this kernel column: 0 <= ow*sw - pw + kw*dw < IW.
-    const int64_t off_w = kw * d_[2] - p_[2];
-    const int64_t ow_lo = off_w >= 0 ? 0 : (-off_w + sw - 1) / sw;
-    const int64_t ow_hi = IW - 1 - off_w < 0 ? 0 : std::min(OW, (IW - 1 - off_w) / sw + 1);
-    int64_t n = n0, j = 0;
-    int64_t ow = n % OW, oh = (n / OW) % OH, od = n / (OW * OH);
-    while (j < n_valid) {
-      const int64_t run = std::min(OW - ow, n_valid - j);
-      const int64_t ih = oh * s_[1] - p_[1] + kh * d_[1];
-      const int64_t id = od * s_[0] - p_[0] + kd * d_[0];
-      float* out = row + j;
-      if (ih < 0 || ih >= IH || id < 0 || id >= ID) {
-        for (int64_t t = 0; t < run; ++t) out[t] = 0.f;
-      } else {
-        const float* src = plane + (id * IH + ih) * IW + off_w;
-        const int64_t lo = std::clamp(ow_lo - ow, int64_t{0}, run), hi = std::clamp(ow_hi - ow, lo, run);
-        for (int64_t t = 0; t < lo; ++t) out[t] = 0.f;
-        if (sw == 1) {
-          const float* s = src + ow;
-          for (int64_t t = lo; t < hi; ++t) out[t] = s[t];
-        } else {
-          for (int64_t t = lo; t < hi; ++t) out[t] = src[(ow + t) * sw];
-        }
-        for (int64_t t = hi; t < run; ++t) out[t] = 0.f;
-      }
-      j += run;
-      ow += run;
+
+  // The columns split into runs along one output row; the runs are the same
+  // for every k row, so they are worked out once per call.
+  struct Run {
+    int64_t j, len, ow, ih0, id0;  // ih0/id0: input row/plane of the run for kernel offset 0
+  };
+  Run stack_runs[64];
+  std::vector<Run> heap_runs;
+  Run* runs = stack_runs;
+  const int64_t max_runs = n_valid / OW + 2;
+  if (max_runs > 64) {
+    heap_runs.resize(static_cast<size_t>(max_runs));
+    runs = heap_runs.data();
+  }
+  int64_t nruns = 0;
+  {
+    int64_t ow = n0 % OW, oh = (n0 / OW) % OH, od = n0 / (OW * OH);
+    for (int64_t j = 0; j < n_valid;) {
+      const int64_t len = std::min(OW - ow, n_valid - j);
+      runs[nruns++] = Run{j, len, ow, oh * s_[1] - p_[1], od * s_[0] - p_[0]};
+      j += len;
+      ow += len;
       if (ow == OW) {
         ow = 0;
         if (++oh == OH) {
@@ -63,7 +54,50 @@ void Im2ColSource::pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int
         }
       }
     }
+  }
+
+  // Kernel coordinates of row k0, then stepped incrementally (no divisions per row).
+  int64_t kw = k0 % KW, kh = (k0 / KW) % KH, kd = (k0 / (KW * KH)) % KD, c = k0 / (KW * KH * KD);
+  for (int64_t kk = 0; kk < kc; ++kk) {
+    float* row = dst + kk * width;
+    const float* plane = x_ + c * ID * IH * IW;
+    // The valid output-column range for this kernel column: 0 <= ow*sw - pw + kw*dw < IW.
+    const int64_t off_w = kw * d_[2] - p_[2];
+    const int64_t ow_lo = off_w >= 0 ? 0 : (-off_w + sw - 1) / sw;
+    const int64_t ow_hi = IW - 1 - off_w < 0 ? 0 : std::min(OW, (IW - 1 - off_w) / sw + 1);
+    const int64_t dh = kh * d_[1], dd = kd * d_[0];
+    for (int64_t r = 0; r < nruns; ++r) {
+      const Run& run = runs[r];
+      const int64_t ih = run.ih0 + dh, id = run.id0 + dd;
+      float* out = row + run.j;
+      const int64_t len = run.len;
+      if (ih < 0 || ih >= IH || id < 0 || id >= ID) {
+        for (int64_t t = 0; t < len; ++t) out[t] = 0.f;
+        continue;
+      }
+      const float* src = plane + (id * IH + ih) * IW + off_w;
+      const int64_t lo = std::clamp(ow_lo - run.ow, int64_t{0}, len), hi = std::clamp(ow_hi - run.ow, lo, len);
+      for (int64_t t = 0; t < lo; ++t) out[t] = 0.f;
+      if (sw == 1) {
+        const float* s = src + run.ow;
+        for (int64_t t = lo; t < hi; ++t) out[t] = s[t];
+      } else {
+        const float* s = src + run.ow * sw;
+        for (int64_t t = lo; t < hi; ++t) out[t] = s[t * sw];
+      }
+      for (int64_t t = hi; t < len; ++t) out[t] = 0.f;
+    }
     for (int64_t t = n_valid; t < width; ++t) row[t] = 0.f;
+    if (++kw == KW) {
+      kw = 0;
+      if (++kh == KH) {
+        kh = 0;
+        if (++kd == KD) {
+          kd = 0;
+          ++c;
+        }
+      }
+    }
   }
 }
 

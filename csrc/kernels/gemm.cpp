@@ -14,7 +14,9 @@
 #include <memory>
 
 #include "executor/thread_pool.h"
+#include "kernels/cpu_features.h"
 #include "kernels/gemm_microkernel.h"
+#include "kernels/gemm_simd.h"
 #include "kernels/gemm_small_m.h"
 
 namespace acl_sim {
@@ -52,25 +54,28 @@ struct Blocking {
   int64_t kc, mc, nc;
 };
 
-Blocking choose_blocking(int64_t M, int64_t N, int64_t K, const MicroKernelSet& mk, bool parallel) {
+Blocking choose_blocking(int64_t M, int64_t N, int64_t K, const MicroKernelSet& mk, bool parallel, bool costly_b) {
   static const int64_t kc_max = env_int("ACL_SIM_GEMM_KC", 256);
   static const int64_t mc_max = env_int("ACL_SIM_GEMM_MC", 512);
   static const int64_t nc_max = env_int("ACL_SIM_GEMM_NC", 480);
   const int64_t threads = static_cast<int64_t>(ThreadPool::instance().concurrency());
   const int64_t nr_unit = mk.lanes;  // strips may be narrower than the widest kernel
+  const int64_t widest = mk.max_nv * mk.lanes;
   Blocking b;
   b.kc = K == 0 ? 1 : ceil_div(K, ceil_div(K, kc_max));
   int64_t mb = ceil_div(M, mc_max), nb = ceil_div(N, nc_max);
   // Enough tiles to feed every thread several times when the work is worth it
   // (a pool thread descheduled by a busy host then costs one small tile, not a
-  // half); split N first (re-packs only A), then M (re-packs B, the costlier
-  // operand for conv).
+  // half). Split N first (re-packs only A), then M, which re-packs B: for
+  // im2col B (costly) M is split only as far as needed to occupy the threads.
   const double flops = 2.0 * M * N * std::max<int64_t>(K, 1);
-  const int64_t want = !parallel || flops < 1e6 ? 1 : (flops < 1e7 ? threads : (flops < 5e7 ? 2 : 4) * threads);
+  int64_t want = 1;
+  if (parallel && threads > 1 && flops >= 1e6) want = flops < 1e7 ? threads : (flops < 5e7 ? 2 : 4) * threads;
+  const int64_t min_n_block = costly_b ? widest : 3 * widest;
   while (mb * nb < want) {
-    if (N / (nb + 1) >= 3 * mk.max_nv * mk.lanes) {
+    if (N / (nb + 1) >= min_n_block) {
       ++nb;
-    } else if (M / (mb + 1) >= 4 * mk.mr) {
+    } else if (M / (mb + 1) >= 4 * mk.mr && (!costly_b || mb * nb < threads)) {
       ++mb;
     } else {
       break;
@@ -79,6 +84,51 @@ Blocking choose_blocking(int64_t M, int64_t N, int64_t K, const MicroKernelSet& 
   b.mc = round_up(ceil_div(M, mb), mk.mr);
   b.nc = round_up(ceil_div(N, nb), nr_unit);
   return b;
+}
+
+#if defined(__x86_64__)
+/**
+ * dst[k*8 + i] = alpha * src[i*ld + k] for i < 8, k < kc: eight contiguous rows
+ * transposed 8x8 at a time (the k-major layout the micro-kernels read).
+ */
+ACL_SIM_TARGET_AVX2 void transpose_pack8(const float* src, int64_t ld, int64_t kc, float alpha, float* dst) {
+  const __m256 va = _mm256_set1_ps(alpha);
+  int64_t k = 0;
+  for (; k + 8 <= kc; k += 8) {
+    __m256 r0 = _mm256_loadu_ps(src + 0 * ld + k), r1 = _mm256_loadu_ps(src + 1 * ld + k);
+    __m256 r2 = _mm256_loadu_ps(src + 2 * ld + k), r3 = _mm256_loadu_ps(src + 3 * ld + k);
+    __m256 r4 = _mm256_loadu_ps(src + 4 * ld + k), r5 = _mm256_loadu_ps(src + 5 * ld + k);
+    __m256 r6 = _mm256_loadu_ps(src + 6 * ld + k), r7 = _mm256_loadu_ps(src + 7 * ld + k);
+    __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+    __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+    __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+    __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+    __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    float* d = dst + k * 8;
+    _mm256_storeu_ps(d + 0, _mm256_mul_ps(va, _mm256_permute2f128_ps(u0, u4, 0x20)));
+    _mm256_storeu_ps(d + 8, _mm256_mul_ps(va, _mm256_permute2f128_ps(u1, u5, 0x20)));
+    _mm256_storeu_ps(d + 16, _mm256_mul_ps(va, _mm256_permute2f128_ps(u2, u6, 0x20)));
+    _mm256_storeu_ps(d + 24, _mm256_mul_ps(va, _mm256_permute2f128_ps(u3, u7, 0x20)));
+    _mm256_storeu_ps(d + 32, _mm256_mul_ps(va, _mm256_permute2f128_ps(u0, u4, 0x31)));
+    _mm256_storeu_ps(d + 40, _mm256_mul_ps(va, _mm256_permute2f128_ps(u1, u5, 0x31)));
+    _mm256_storeu_ps(d + 48, _mm256_mul_ps(va, _mm256_permute2f128_ps(u2, u6, 0x31)));
+    _mm256_storeu_ps(d + 56, _mm256_mul_ps(va, _mm256_permute2f128_ps(u3, u7, 0x31)));
+  }
+  for (; k < kc; ++k)
+    for (int i = 0; i < 8; ++i) dst[k * 8 + i] = alpha * src[i * ld + k];
+}
+#endif
+
+bool have_avx2() {
+#if defined(__x86_64__)
+  static const bool yes = cpu_features().isa != KernelIsa::kScalar;
+  return yes;
+#else
+  return false;
+#endif
 }
 
 /** Pack rows [m0, m0+mc) x cols [k0, k0+kc) of alpha*A into MR-row micro-panels (zero-padded rows). */
@@ -93,6 +143,12 @@ void pack_a(const MatrixRef& A, float alpha, int64_t m0, int64_t mc, int64_t k0,
       }
       continue;
     }
+#if defined(__x86_64__)
+    if (A.cs == 1 && rows == 8 && mr == 8 && have_avx2()) {
+      transpose_pack8(A.data + (m0 + p) * A.rs + k0, A.rs, kc, alpha, panel);
+      continue;
+    }
+#endif
     for (int64_t i = 0; i < rows; ++i) {
       const float* src = A.data + (m0 + p + i) * A.rs + k0 * A.cs;
       if (A.cs == 1) {
@@ -203,7 +259,21 @@ void MatrixPanelSource::pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid
     }
     return;
   }
-  for (int64_t j = 0; j < n_valid; ++j) {
+  int64_t j0 = 0;
+#if defined(__x86_64__)
+  if (B.rs == 1 && have_avx2()) {
+    // Column-contiguous B (transB): transpose 8 columns at a time into a k-major scratch, then scatter rows.
+    alignas(32) float block[8 * 256];
+    for (; j0 + 8 <= n_valid; j0 += 8) {
+      for (int64_t kb = 0; kb < kc; kb += 256) {
+        const int64_t kn = std::min<int64_t>(256, kc - kb);
+        transpose_pack8(B.data + (n0 + j0) * B.cs + k0 + kb, B.cs, kn, 1.f, block);
+        for (int64_t k = 0; k < kn; ++k) std::memcpy(dst + (kb + k) * width + j0, block + k * 8, 8 * sizeof(float));
+      }
+    }
+  }
+#endif
+  for (int64_t j = j0; j < n_valid; ++j) {
     const float* src = B.data + (n0 + j) * B.cs + k0 * B.rs;
     if (B.rs == 1) {
       for (int64_t k = 0; k < kc; ++k) dst[k * width + j] = src[k];
@@ -220,7 +290,7 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, 
               float* C, int64_t ldc, const GemmEpilogue& ep, bool parallel) {
   if (M <= 0 || N <= 0) return;
   const MicroKernelSet& mk = micro_kernels();
-  GemmJob job{M, N, K, alpha, beta, &A, &B, C, ldc, &ep, &mk, choose_blocking(M, N, K, mk, parallel), 0};
+  GemmJob job{M, N, K, alpha, beta, &A, &B, C, ldc, &ep, &mk, choose_blocking(M, N, K, mk, parallel, B.costly()), 0};
   job.n_tiles_n = ceil_div(N, job.blk.nc);
   const size_t tiles = static_cast<size_t>(ceil_div(M, job.blk.mc) * job.n_tiles_n);
   if (tiles == 1 || !parallel) {

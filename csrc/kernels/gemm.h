@@ -31,6 +31,8 @@ class BPanelSource {
    * `width` floats: dst[k*width + j] = B(k0+k, n0+j); columns j in [n_valid, width) get 0.
    */
   virtual void pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const = 0;
+  /** True when producing panels costs far more than copying (im2col): the driver then avoids re-packing B. */
+  virtual bool costly() const { return false; }
 };
 
 /** BPanelSource over a strided matrix. */
