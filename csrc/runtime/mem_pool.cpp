@@ -32,6 +32,7 @@ MemPool::MemPool(int32_t device_id, size_t capacity) : device_id_(device_id) {
          device_id, ": ", std::strerror(errno), " (set ACL_SIM_DEVICE_MEMORY to a smaller size)");
   base_ = reinterpret_cast<uintptr_t>(p);
   arena_free_[base_] = capacity_;
+  by_addr_.reserve(4096);
 }
 
 MemPool::~MemPool() {
@@ -87,7 +88,7 @@ MemPool::Block* MemPool::take_block(size_t block_size) {
 MemPool::Block* MemPool::best_fit(size_t block_size) {
   auto it = free_set_.lower_bound({block_size, 0});
   if (it == free_set_.end()) return nullptr;
-  Block* b = blocks_.at(it->second);
+  Block* b = by_addr_.at(it->second);
   free_set_.erase(it);
   return b;
 }
@@ -99,6 +100,7 @@ MemPool::Block* MemPool::split(Block* b, size_t block_size) {
     b->next = rest;
     b->size = block_size;
     blocks_[rest->addr] = rest;
+    by_addr_[rest->addr] = rest;
     insert_free(rest);
   }
   return b;
@@ -127,6 +129,7 @@ MemPool::Block* MemPool::coalesce(Block* b) {
     p->next = b->next;
     if (b->next) b->next->prev = p;
     blocks_.erase(b->addr);
+    by_addr_.erase(b->addr);
     delete b;
     b = p;
   }
@@ -137,6 +140,7 @@ MemPool::Block* MemPool::coalesce(Block* b) {
     b->next = n->next;
     if (n->next) n->next->prev = b;
     blocks_.erase(n->addr);
+    by_addr_.erase(n->addr);
     delete n;
   }
   return b;
@@ -161,6 +165,7 @@ bool MemPool::new_segment(size_t block_size) {
   reserved_ += seg_size;
   auto* b = new Block{addr, seg_size, 0, 0, false, false, nullptr, nullptr, seg};
   blocks_[addr] = b;
+  by_addr_[addr] = b;
   insert_free(b);
   return true;
 }
@@ -177,6 +182,7 @@ void MemPool::release_free_segments() {
     Block* b = blocks_.at(seg->addr);
     erase_free(b);
     blocks_.erase(b->addr);
+    by_addr_.erase(b->addr);
     delete b;
     // Drop the pages (RAM back to the OS) and the access, then return the range.
     ::madvise(reinterpret_cast<void*>(seg->addr), seg->size, MADV_DONTNEED);
@@ -219,8 +225,8 @@ void MemPool::unreserve_range(uintptr_t addr, size_t size) {
 void MemPool::free(void* p) {
   auto addr = reinterpret_cast<uintptr_t>(p);
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = blocks_.find(addr);
-  if (it == blocks_.end() || !it->second->used) {
+  auto it = by_addr_.find(addr);
+  if (it == by_addr_.end() || !it->second->used) {
     if (contains(p))
       fail(ACL_ERROR_RT_PARAM_INVALID, "pointer ", p, " on device ", device_id_,
            " is not the start of a live allocation (double free or interior pointer)");

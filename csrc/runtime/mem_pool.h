@@ -106,7 +106,8 @@ class ACL_SIM_RT_API MemPool {
   size_t reserved_ = 0;
   std::map<uintptr_t, size_t> arena_free_;                  // unreserved address ranges, by start
   std::set<Segment*> segments_;
-  std::map<uintptr_t, Block*> blocks_;                      // every block, by start
+  std::map<uintptr_t, Block*> blocks_;                      // every block, by start (range lookups)
+  std::unordered_map<uintptr_t, Block*> by_addr_;           // the same blocks, O(1) lookup for free()
   std::set<std::pair<size_t, uintptr_t>> free_set_;         // coalesced free blocks: (size, start)
   std::unordered_map<size_t, std::vector<Block*>> bins_;    // freed blocks by exact size
   size_t binned_bytes_ = 0;

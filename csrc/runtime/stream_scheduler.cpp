@@ -1,6 +1,7 @@
 #include "runtime/stream_scheduler.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -15,6 +16,17 @@ namespace {
 thread_local bool t_is_drainer = false;
 constexpr size_t kBatch = 64;                        // tasks per turn before yielding to same-priority streams
 constexpr auto kIdleExit = std::chrono::seconds(5);  // surplus idle drainers exit after this
+// An idle drainer polls this long before sleeping: a producer enqueueing in a
+// loop then never pays for a futex wake-up per task.
+constexpr auto kSpinBeforeSleep = std::chrono::microseconds(50);
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
 }  // namespace
 
 struct StreamScheduler::Impl {
@@ -23,6 +35,7 @@ struct StreamScheduler::Impl {
   std::condition_variable exit_cv;
   std::deque<std::shared_ptr<Stream>> ready[Stream::kPriorities];
   size_t queued = 0;
+  std::atomic<size_t> queued_hint{0};  // == queued, readable without the lock (spinning drainers)
   size_t alive = 0;    // drainer threads
   size_t idle = 0;     // waiting for work
   size_t busy = 0;     // running tasks, not inside a BlockingRegion
@@ -49,10 +62,31 @@ struct StreamScheduler::Impl {
         auto s = std::move(q.front());
         q.pop_front();
         --queued;
+        queued_hint.store(queued, std::memory_order_relaxed);
         return s;
       }
     }
     return nullptr;
+  }
+
+  // Poll briefly (lock released) for new work; true if some arrived.
+  bool spin_for_work(std::unique_lock<std::mutex>& lock) {
+    lock.unlock();
+    auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+    bool found = false;
+    for (int i = 0;; ++i) {
+      if (queued_hint.load(std::memory_order_relaxed) > 0) {
+        found = true;
+        break;
+      }
+      cpu_relax();
+      if ((i & 63) == 63) {
+        if (std::chrono::steady_clock::now() >= until) break;
+        std::this_thread::yield();  // the machine may have fewer cores than busy threads
+      }
+    }
+    lock.lock();
+    return found;
   }
 
   void loop() {
@@ -63,6 +97,7 @@ struct StreamScheduler::Impl {
       auto s = pop_locked();
       if (!s) {
         if (stopping) break;
+        if (spin_for_work(lock)) continue;
         bool timed_out = !work_cv.wait_for(lock, kIdleExit, [&] { return queued > 0 || stopping; });
         if (timed_out && alive > min_keep) break;
         continue;
@@ -95,6 +130,7 @@ void StreamScheduler::make_ready(std::shared_ptr<Stream> s) {
   std::lock_guard<std::mutex> lock(im.mu);
   im.ready[s->priority()].push_back(std::move(s));
   ++im.queued;
+  im.queued_hint.store(im.queued, std::memory_order_relaxed);
   im.maybe_spawn();
 }
 
