@@ -82,8 +82,8 @@ void require_io(const OpContext& ctx, size_t min_in, size_t min_out) {
   ACL_SIM_REQUIRE(ctx.inputs.size() >= min_in, ACL_ERROR_OP_INPUT_NOT_MATCH, ctx.op_type, ": expects at least ",
                   min_in, " inputs, got ", ctx.inputs.size());
   for (size_t i = 0; i < min_in; ++i)
-    ACL_SIM_REQUIRE(ctx.inputs[i].present(), ACL_ERROR_OP_INPUT_NOT_MATCH, ctx.op_type, ": input ", i,
-                    " is required but absent");
+    ACL_SIM_REQUIRE(ctx.inputs[i].present() || ctx.inputs[i].numel() == 0, ACL_ERROR_OP_INPUT_NOT_MATCH,
+                    ctx.op_type, ": input ", i, " is required but absent");
   ACL_SIM_REQUIRE(ctx.outputs.size() >= min_out, ACL_ERROR_OP_OUTPUT_NOT_MATCH, ctx.op_type, ": expects at least ",
                   min_out, " outputs, got ", ctx.outputs.size());
   for (size_t i = 0; i < min_out; ++i)
