@@ -109,3 +109,19 @@ def test_mvn_and_lp_norm():
     for p in (1, 2):
         norm = np.linalg.norm(x64, ord=p, axis=1, keepdims=True)
         assert_close(run("LpNormalization", [x], x.shape, np.float32, axis=1, p=p), x64 / norm, np.float32, 4)
+
+
+@pytest.mark.parametrize("size", [1, 3, 4, 5])
+def test_lrn(size):
+    rng = np.random.default_rng(7)
+    x = rand(rng, (2, 7, 5, 61), np.float32)
+    alpha, beta, bias = 1e-2, 0.75, 2.0
+    x64 = x.astype(np.float64)
+    c = x.shape[1]
+    sq = np.zeros_like(x64)
+    for ch in range(c):
+        lo, hi = max(0, ch - (size - 1) // 2), min(c - 1, ch + size - 1 - (size - 1) // 2)
+        sq[:, ch] = (x64[:, lo:hi + 1] ** 2).sum(axis=1)
+    want = x64 / (bias + alpha / size * sq) ** beta
+    got = run("LRN", [x], x.shape, np.float32, size=size, alpha=alpha, beta=beta, bias=bias)
+    assert_close(got, want, np.float32, 4.0)

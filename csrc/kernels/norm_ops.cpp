@@ -1,6 +1,6 @@
 // Normalisation ops: LayerNormalization, BatchNormalization (inference),
 // InstanceNormalization, GroupNormalization, LpNormalization,
-// MeanVarianceNormalization.
+// MeanVarianceNormalization, LRN.
 //
 // All compute in float: float16/bfloat16/double tensors are converted to float
 // around the kernel (statistics in float32, as onnxruntime does for fp16).
@@ -327,8 +327,48 @@ void run_lp_norm(OpContext& ctx) {
   yf.finish(ctx);
 }
 
+// LRN (AlexNet / GoogLeNet): y = x / (bias + alpha / size * sum of x^2 over a window of `size`
+// channels centred on c: [c - floor((size-1)/2), c + ceil((size-1)/2)])^beta.
+void run_lrn(OpContext& ctx) {
+  require_io(ctx, 1, 1);
+  const TensorView& x = input(ctx, 0);
+  TensorView& y = output(ctx, 0);
+  require_shape(ctx, y, x.shape, "output");
+  int64_t n, c, s;
+  nc_dims(ctx, x, &n, &c, &s);
+  const Attrs& at = attrs_of(ctx);
+  int64_t size = at.get_int("size", 0);
+  ACL_SIM_REQUIRE(size > 0, ACL_ERROR_OP_ATTR_NOT_MATCH, "LRN: size must be > 0, got ", size);
+  float alpha = static_cast<float>(at.get_float("alpha", 1e-4)) / static_cast<float>(size);
+  float beta = static_cast<float>(at.get_float("beta", 0.75));
+  float bias = static_cast<float>(at.get_float("bias", 1.0));
+  const int64_t before = (size - 1) / 2, after = size - 1 - before;
+  FloatBuf xf(ctx, x);
+  FloatOut yf(ctx, y);
+  // One (n, spatial tile) per block; a running window sum over channels per spatial position.
+  constexpr int64_t kTile = 256;
+  const int64_t tiles = (s + kTile - 1) / kTile;
+  parallel_blocks(n * tiles, std::max<int64_t>(1, kBlockElems / std::max<int64_t>(c * kTile, 1)), [&](int64_t b, int64_t e) {
+    float sq[kTile];
+    for (int64_t u = b; u < e; ++u) {
+      int64_t img = u / tiles, s0 = (u % tiles) * kTile, m = std::min(kTile, s - s0);
+      const float* xi = xf.ptr + img * c * s + s0;
+      float* yi = yf.ptr + img * c * s + s0;
+      for (int64_t ch = 0; ch < c; ++ch) {
+        int64_t lo = std::max<int64_t>(0, ch - before), hi = std::min<int64_t>(c - 1, ch + after);
+        for (int64_t j = 0; j < m; ++j) sq[j] = 0.f;
+        for (int64_t k = lo; k <= hi; ++k)
+          for (int64_t j = 0; j < m; ++j) sq[j] += xi[k * s + j] * xi[k * s + j];
+        for (int64_t j = 0; j < m; ++j) yi[ch * s + j] = xi[ch * s + j] / std::pow(bias + alpha * sq[j], beta);
+      }
+    }
+  });
+  yf.finish(ctx);
+}
+
 }  // namespace
 
+ACL_SIM_REGISTER_OP(LRN, run_lrn);
 ACL_SIM_REGISTER_OP(LayerNormalization, run_layer_norm);
 ACL_SIM_REGISTER_OP(BatchNormalization, run_batch_norm);
 ACL_SIM_REGISTER_OP(InstanceNormalization, run_instance_norm);
