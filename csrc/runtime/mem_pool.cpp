@@ -160,6 +160,10 @@ bool MemPool::new_segment(size_t block_size) {
     unreserve_range(addr, seg_size);
     return false;
   }
+#ifdef MADV_HUGEPAGE
+  // Large copies run at memcpy speed only with few TLB misses; huge pages are still committed lazily.
+  ::madvise(reinterpret_cast<void*>(addr), seg_size, MADV_HUGEPAGE);
+#endif
   auto* seg = new Segment{addr, seg_size, 0};
   segments_.insert(seg);
   reserved_ += seg_size;
