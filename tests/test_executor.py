@@ -153,3 +153,27 @@ def test_serial_with_one_host_thread(test_kernels_so):
     env = {"ACL_SIM_HOST_THREADS": "1"}
     r = run_python(code, env=env, timeout=120)
     assert r.returncode == 0 and "SERIAL-OK" in r.stdout, r.stdout + r.stderr
+
+
+def test_launch_recorded_by_profiler(tmp_path, test_kernels_so):
+    """ACL_SIM_PROFILE: each launch is one op (kernel name, blockDim) in the trace and the op summary."""
+    code = f"""
+        import numpy as np, acl
+        from acl_sim import kernel as K
+        assert acl.init() == 0 and acl.rt.set_device(0) == 0
+        counts, _ = acl.rt.malloc(4 * 48, 0)
+        b = K.KernelBinary({test_kernels_so!r})
+        for _ in range(3):
+            b.function("count_blocks")(48, counts)
+        assert acl.rt.synchronize_device() == 0
+        b.unload()
+        assert acl.rt.reset_device(0) == 0
+        assert acl.finalize() == 0
+        print("PROF-OK")
+    """
+    r = run_python(code, env={"ACL_SIM_PROFILE": str(tmp_path)}, timeout=120)
+    assert r.returncode == 0 and "PROF-OK" in r.stdout, r.stdout + r.stderr
+    trace = (tmp_path / "trace.json").read_text()
+    summary = (tmp_path / "op_summary.csv").read_text()
+    assert trace.count('"count_blocks"') >= 3, trace[:2000]
+    assert "count_blocks" in summary and "48" in summary, summary

@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "executor/thread_pool.h"
 #include "executor/ub_arena.h"
+#include "prof/profiler.h"
 #include "runtime/device.h"
 #include "runtime/soc_profile.h"
 #include "runtime/stream.h"
@@ -80,7 +81,21 @@ void validate_launch(const char* fn, uint32_t block_dim, size_t num_args) {
 
 void run_blocks(const LaunchSpec& spec, const SocProfile& soc) {
   BlockJob job{&spec, soc.ub_size, soc.name};
+  const bool profiling = prof::enabled();
+  const uint64_t start = profiling ? prof::now_ns() : 0;
   ThreadPool::instance().parallelize(spec.block_dim, &run_one_block, &job);
+  if (profiling) {  // one op record per launch, on the stream's track
+    const prof::Track track = prof::current_track();
+    prof::OpRecord rec;
+    rec.name = spec.name;
+    rec.type = spec.name;
+    rec.block_dim = spec.block_dim;
+    rec.start_ns = start;
+    rec.end_ns = prof::now_ns();
+    rec.pid = track.pid;
+    rec.tid = track.tid;
+    prof::op(rec);
+  }
 }
 
 void enqueue_launch(Stream& stream, LaunchSpec spec) {
