@@ -345,6 +345,11 @@ void run_lrn(OpContext& ctx) {
   const int64_t before = (size - 1) / 2, after = size - 1 - before;
   FloatBuf xf(ctx, x);
   FloatOut yf(ctx, y);
+  if (xf.ptr == yf.ptr) {
+    // In place: each output channel reads its neighbours, so keep a copy of the input.
+    xf.store.assign(xf.ptr, xf.ptr + x.numel());
+    xf.ptr = xf.store.data();
+  }
   // One (n, spatial tile) per block; a running window sum over channels per spatial position.
   constexpr int64_t kTile = 256;
   const int64_t tiles = (s + kTile - 1) / kTile;

@@ -31,15 +31,22 @@ struct SoftmaxRow {
       for (i = 0; i < n; ++i) m = x[i] > m ? x[i] : m;
     }
     if (m == -std::numeric_limits<A>::infinity()) m = 0;  // an all -inf row: avoid inf - inf
-    // exp pass as a plain map (the loop vectoriser handles it like the unary kernels), then a
-    // multi-accumulator sum; log-softmax overwrites y in the last pass anyway.
-    for (i = 0; i < n; ++i) y[i] = vexp(x[i] - m);
     A acc[kLanes] = {};
-    for (i = 0; i + kLanes <= n; i += kLanes)
-      for (int j = 0; j < kLanes; ++j) acc[j] += y[i + j];
     A s = 0;
+    if constexpr (log) {
+      // x must survive (y may alias it, and the last pass reads x): sum without storing.
+      for (i = 0; i + kLanes <= n; i += kLanes)
+        for (int j = 0; j < kLanes; ++j) acc[j] += vexp(x[i + j] - m);
+      for (; i < n; ++i) s += vexp(x[i] - m);
+    } else {
+      // exp pass as a plain map (the loop vectoriser handles it like the unary kernels), then a
+      // multi-accumulator sum.
+      for (i = 0; i < n; ++i) y[i] = vexp(x[i] - m);
+      for (i = 0; i + kLanes <= n; i += kLanes)
+        for (int j = 0; j < kLanes; ++j) acc[j] += y[i + j];
+      for (; i < n; ++i) s += y[i];
+    }
     for (int j = 0; j < kLanes; ++j) s += acc[j];
-    for (; i < n; ++i) s += y[i];
     if constexpr (log) {
       A shift = m + vlog(s);
       for (i = 0; i < n; ++i) y[i] = x[i] - shift;
