@@ -142,26 +142,123 @@ class AclSimRep(BackendRep):
             pass
 
 
+# Inputs ATC needs as constants on a static-shape NPU (shape, axes, pads, sizes, ...): when a model
+# only compiles with their values known, the adapter specialises on the values given to run().
+# The data inputs of those nodes still flow through the runtime kernels.
+_PARAMETER_INPUTS = {
+    "Reshape": {1}, "Expand": {1}, "Tile": {1}, "Slice": {1, 2, 3, 4}, "Pad": {1, 2, 3}, "Resize": {1, 2, 3},
+    "Upsample": {1}, "Squeeze": {1}, "Unsqueeze": {1}, "Split": {1}, "TopK": {1}, "OneHot": {1}, "CumSum": {1},
+    "ReduceSum": {1}, "ReduceMean": {1}, "ReduceMax": {1}, "ReduceMin": {1}, "ReduceProd": {1}, "ReduceL1": {1},
+    "ReduceL2": {1}, "ReduceLogSum": {1}, "ReduceLogSumExp": {1}, "ReduceSumSquare": {1}, "CenterCropPad": {1},
+}
+
+
+def _parameter_inputs(model) -> set[str]:
+    """Graph inputs consumed only in parameter positions (see _PARAMETER_INPUTS)."""
+    uses: dict[str, list[bool]] = {}
+    for node in model.graph.node:
+        params = _PARAMETER_INPUTS.get(node.op_type, set())
+        for k, name in enumerate(node.input):
+            uses.setdefault(name, []).append(k in params)
+    return {i.name for i in model.graph.input if uses.get(i.name) and all(uses[i.name])}
+
+
+def _specialise(model, feeds: dict, fold: set[str]):
+    """A copy of `model` with the inputs in `fold` turned into initializers holding their fed values."""
+    from onnx import numpy_helper
+
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    kept = [i for i in m.graph.input if i.name not in fold]
+    del m.graph.input[:]
+    m.graph.input.extend(kept)
+    for name in sorted(fold):
+        m.graph.initializer.append(numpy_helper.from_array(np.asarray(feeds[name]), name))
+    m.ir_version = max(m.ir_version, 4)
+    return m
+
+
+class AclSimDeferredRep(BackendRep):
+    """A model ATC could not compile without concrete input shapes (or parameter values): it is
+    compiled at run() for the shapes (and parameter values) given, one `.om` per distinct key."""
+
+    def __init__(self, model, options: dict, graph_inputs: list[str]):
+        self.model, self.options, self.graph_inputs = model, options, graph_inputs
+        self._params = _parameter_inputs(model)
+        self._reps: dict = {}
+
+    def run(self, inputs, **kwargs):
+        if isinstance(inputs, dict):
+            feeds = dict(inputs)
+        else:
+            feeds = dict(zip(self.graph_inputs, inputs if isinstance(inputs, (list, tuple)) else [inputs]))
+        arrays = {k: np.asarray(v) for k, v in feeds.items()}
+        fold = {n for n in self._params if n in arrays}
+        key = tuple(sorted((k, a.shape, a.dtype.str, a.tobytes() if k in fold else b"") for k, a in arrays.items()))
+        rep = self._reps.get(key)
+        if rep is None:
+            rep = self._compile(arrays, fold)
+            self._reps[key] = rep
+        return rep.run({k: v for k, v in arrays.items() if k not in rep.folded})
+
+    def _compile(self, arrays: dict, fold: set[str]):
+        from acl_sim.compiler import CompileError
+
+        shapes = {k: list(a.shape) for k, a in arrays.items()}
+        try:  # first with the shapes alone: parameters stay runtime inputs if ATC can handle that
+            rep = _compile(self.model, dict(self.options, input_shape=shapes), self.graph_inputs)
+            rep.folded = set()
+            return rep
+        except CompileError:
+            if not fold:
+                raise
+        model = _specialise(self.model, arrays, fold)
+        rest = [n for n in self.graph_inputs if n not in fold]
+        rep = _compile(model, dict(self.options, input_shape={k: shapes[k] for k in rest}), rest)
+        rep.folded = fold
+        return rep
+
+    def close(self):
+        for rep in self._reps.values():
+            rep.close()
+        self._reps.clear()
+
+
+def _compile(model, options: dict, graph_inputs: list[str]) -> AclSimRep:
+    from acl_sim.compiler import compile_model
+
+    workdir = tempfile.mkdtemp(prefix="acl_sim_backend_")
+    try:
+        report = compile_model(model, os.path.join(workdir, "model"), **options)
+        return AclSimRep(report["om_path"], workdir, graph_inputs)
+    except BaseException:
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise
+
+
 class AclSimBackend(Backend):
     @classmethod
     def supports_device(cls, device: str) -> bool:
         return device.upper().startswith("CPU")
 
     @classmethod
-    def prepare(cls, model, device: str = "CPU", **kwargs) -> AclSimRep:
-        from acl_sim.compiler import compile_model
+    def prepare(cls, model, device: str = "CPU", **kwargs):
+        """Compile with ATC and load. A model whose shapes ATC cannot fix without the inputs
+        (dynamic input dims, shape/axes given as inputs) is compiled at run() instead."""
+        from acl_sim.compiler import CompileError
 
         if isinstance(model, (bytes, str, os.PathLike)):
             model = onnx.load_from_string(model) if isinstance(model, bytes) else onnx.load(model)
         super().prepare(model, device, **kwargs)
         initializers = {t.name for t in model.graph.initializer}
         graph_inputs = [i.name for i in model.graph.input if i.name not in initializers]
-        workdir = tempfile.mkdtemp(prefix="acl_sim_backend_")
         try:
-            report = compile_model(model, os.path.join(workdir, "model"), **kwargs)
-            return AclSimRep(report["om_path"], workdir, graph_inputs)
-        except BaseException:
-            shutil.rmtree(workdir, ignore_errors=True)
+            return _compile(model, kwargs, graph_inputs)
+        except CompileError as exc:
+            text = str(exc)
+            if "dynamic dims" in text or "static shape" in text or "must be constant" in text or \
+                    "must be a constant" in text or "must be constants" in text:
+                return AclSimDeferredRep(model, kwargs, graph_inputs)
             raise
 
     @classmethod
