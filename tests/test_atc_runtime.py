@@ -1,12 +1,14 @@
 """ATC output runs on the C++ runtime: compile, load through the model loader, execute, match onnxruntime.
 
-Uses acl_sim._core.testing_model (the same Model/GraphExecutor aclmdl uses, without devices), on a
-model whose ops (Gemm with fused GELU, LayerNormalization, Softmax, fp16 Casts) the kernel library
-registers.
+Uses acl_sim._core.testing_model (the same Model/GraphExecutor aclmdl uses, without devices): an MLP
+(Gemm with fused GELU, LayerNormalization, Softmax, fp16 Casts), the transformer encoder, PP-OCR
+det/rec/cls on every dynamic profile, and DenseNet-121.
 """
 import math
 
 import numpy as np
+import onnx
+import pytest
 from onnx import helper
 
 from acl_sim._core import testing_model
@@ -71,3 +73,31 @@ def test_transformer_encoder_runs_on_the_runtime(tmp_path):
         (got,) = testing_model.run_om(report["om_path"], [feed])
         (want,) = ort_run(model, {model.graph.input[0].name: feed})
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+ZOO_ON_RUNTIME = {
+    "ppocr_rec": (dict(input_shape="x:1,3,48,-1", input_format="ND", dynamic_dims="160;320"),
+                  [(1, 3, 48, 160), (1, 3, 48, 320)]),
+    "ppocr_cls": (dict(input_shape="x:-1,3,48,192", dynamic_batch_size="1,3"), [(1, 3, 48, 192), (3, 3, 48, 192)]),
+    "ppocr_det": (dict(input_shape="x:1,3,-1,-1", dynamic_image_size="64,64;96,128"),
+                  [(1, 3, 64, 64), (1, 3, 96, 128)]),
+    "densenet121": ({}, [(1, 3, 224, 224)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ZOO_ON_RUNTIME))
+def test_zoo_runs_on_the_runtime(tmp_path, name):
+    import models
+
+    path = models.ppocr_models()[name[6:]] if name.startswith("ppocr_") else models.light_model(name)
+    options, shapes = ZOO_ON_RUNTIME[name]
+    report = compile_model(path, str(tmp_path / name), cache=False, **options)
+    loaded = testing_model.Model.from_file(report["om_path"])
+    source = onnx.load(path)
+    input_name = next(i.name for i in source.graph.input if i.name not in {t.name for t in source.graph.initializer})
+    for profile, shape in enumerate(shapes):
+        x = np.random.default_rng(profile).standard_normal(shape).astype(np.float32)
+        got = loaded.run([x], profile)
+        want = ort_run(source, {input_name: x})
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-3, atol=1e-5)
