@@ -4,7 +4,8 @@
 //   throughput — N launches back to back, then one synchronize (µs per launch);
 // and the same two numbers for the cheapest stream task there is, a 32-byte
 // aclrtMemcpyAsync, as the in-run reference (so the ratio isolates the cost
-// of running 48 blocks over the pool from the cost of the stream itself).
+// of running 48 blocks over the pool from the cost of the stream itself), and
+// the bare pool fork-join of 48 no-op indices (ThreadPool::parallelize).
 // Prints one JSON object. Built and run by bench_launch.py.
 #include <algorithm>
 #include <chrono>
@@ -13,7 +14,10 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "executor/thread_pool.h"  // built from the source tree: -I csrc
 #include "kernel_operator.h"
+
+static void noop_block(void*, size_t) {}
 
 extern "C" __global__ __aicore__ void empty_kernel() {}
 
@@ -77,10 +81,14 @@ int main(int argc, char** argv) {
     for (int i = 0; i < n; ++i) copy();
     OK(aclrtSynchronizeStream(s));
   });
+  // The pool alone: fork-join of block_dim no-op indices on this thread (no stream involved).
+  double pool_forkjoin = best_us_per_op(reps, iters, [&](int n) {
+    for (int i = 0; i < n; ++i) acl_sim::ThreadPool::instance().parallelize(block_dim, &noop_block, nullptr);
+  });
   std::printf(
       "{\"block_dim\": %u, \"kernel_latency_us\": %.3f, \"kernel_throughput_us\": %.3f, "
-      "\"memcpy_latency_us\": %.3f, \"memcpy_throughput_us\": %.3f}\n",
-      block_dim, kernel_latency, kernel_throughput, copy_latency, copy_throughput);
+      "\"memcpy_latency_us\": %.3f, \"memcpy_throughput_us\": %.3f, \"pool_forkjoin_us\": %.3f}\n",
+      block_dim, kernel_latency, kernel_throughput, copy_latency, copy_throughput, pool_forkjoin);
   OK(aclrtFree(dev));
   OK(aclrtDestroyStream(s));
   OK(aclrtResetDevice(0));

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -38,7 +39,6 @@ struct Job {
   std::atomic<size_t> next{0};
   std::atomic<size_t> finished{0};
   std::atomic<bool> failed{false};
-  std::atomic<int> helpers{0};  // workers that took this job under the pool lock and may still touch it
   std::exception_ptr error;
   std::mutex error_mu;
 
@@ -69,7 +69,11 @@ struct ThreadPool::Impl {
   size_t concurrency = 1;
   std::mutex mu;
   std::condition_variable wake;
-  std::deque<Job*> jobs;  // open jobs; a job leaves once its indices are all claimed
+  // Open jobs; a job leaves once its indices are all claimed. Jobs are shared:
+  // a worker that took one but was preempted before claiming an index keeps it
+  // alive on its own, so the caller waits for finished indices only, never for
+  // idle helpers (which matters on an oversubscribed host).
+  std::deque<std::shared_ptr<Job>> jobs;
   std::vector<std::thread> workers;
   bool stopping = false;
   std::atomic<size_t> open_jobs{0};
@@ -79,13 +83,10 @@ struct ThreadPool::Impl {
     for (size_t w = 1; w < concurrency; ++w) workers.emplace_back([this, w] { worker_loop(w); });
   }
 
-  Job* take_job(std::unique_lock<std::mutex>& lock) {
+  std::shared_ptr<Job> take_job(std::unique_lock<std::mutex>& lock) {
     while (!jobs.empty()) {
-      Job* j = jobs.front();
-      if (j->next.load(std::memory_order_relaxed) < j->n) {
-        j->helpers.fetch_add(1, std::memory_order_relaxed);
-        return j;
-      }
+      const std::shared_ptr<Job>& j = jobs.front();
+      if (j->next.load(std::memory_order_relaxed) < j->n) return j;
       jobs.pop_front();
       open_jobs.fetch_sub(1, std::memory_order_relaxed);
     }
@@ -101,14 +102,13 @@ struct ThreadPool::Impl {
         if (stopping) break;
         ACL_SIM_CPU_RELAX();
       }
-      Job* job = nullptr;
+      std::shared_ptr<Job> job;
       {
         std::unique_lock<std::mutex> lock(mu);
         wake.wait(lock, [&] { return stopping || (job = take_job(lock)) != nullptr; });
         if (!job) return;
       }
-      job->drain();
-      job->helpers.fetch_sub(1, std::memory_order_release);
+      job->drain();  // a job whose indices are all claimed returns at once, touching neither fn nor ctx
     }
   }
 };
@@ -134,41 +134,38 @@ void ThreadPool::parallelize(size_t n, Fn fn, void* ctx) {
     for (size_t i = 0; i < n; ++i) fn(ctx, i);
     return;
   }
-  Job job;
-  job.fn = fn;
-  job.ctx = ctx;
-  job.n = n;
+  auto job = std::make_shared<Job>();
+  job->fn = fn;
+  job->ctx = ctx;
+  job->n = n;
   {
     std::lock_guard<std::mutex> lock(im.mu);
     if (im.workers.empty()) im.start();
-    im.jobs.push_back(&job);
+    im.jobs.push_back(job);
     im.open_jobs.fetch_add(1, std::memory_order_relaxed);
   }
   im.wake.notify_all();
-  job.drain();
-  // Remove the job if no worker did; then wait for indices still running elsewhere.
+  job->drain();
+  // Remove the job if no worker did, then wait for indices still running elsewhere.
   {
     std::lock_guard<std::mutex> lock(im.mu);
     for (auto it = im.jobs.begin(); it != im.jobs.end(); ++it) {
-      if (*it == &job) {
+      if (*it == job) {
         im.jobs.erase(it);
         im.open_jobs.fetch_sub(1, std::memory_order_relaxed);
         break;
       }
     }
   }
-  // After the erase no worker can take the job, so once the helpers are gone
-  // nothing refers to this stack frame.
-  for (unsigned spin = 0; job.finished.load(std::memory_order_acquire) < n ||
-                          job.helpers.load(std::memory_order_acquire) != 0;
-       ++spin) {
+  // Every index is claimed; fn/ctx are used only by indices that are still running.
+  for (unsigned spin = 0; job->finished.load(std::memory_order_acquire) < n; ++spin) {
     if (spin < 4096) {
       ACL_SIM_CPU_RELAX();
     } else {
       std::this_thread::yield();
     }
   }
-  if (job.error) std::rethrow_exception(job.error);
+  if (job->error) std::rethrow_exception(job->error);
 }
 
 void ThreadPool::shutdown() {
