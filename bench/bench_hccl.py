@@ -50,7 +50,6 @@ class Ranks:
         self.run(self._setup)
 
     def _setup(self, r):
-        assert acl.rt.set_device(r) == 0
         self.streams[r], ret = acl.rt.create_stream()
         assert ret == 0
 
@@ -59,6 +58,7 @@ class Ranks:
 
         def worker(r):
             try:
+                assert acl.rt.set_device(r) == 0  # a fresh thread has no current context
                 results[r] = fn(r)
             except BaseException as e:  # noqa: BLE001
                 errors.append(f"rank {r}: {e!r}")

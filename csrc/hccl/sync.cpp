@@ -9,6 +9,8 @@
 #include <climits>
 #include <cstdlib>
 #include <ctime>
+#include <algorithm>
+#include <thread>
 
 #include "common/error.h"
 #include "hccl/hccl_types.h"
@@ -38,6 +40,18 @@ void futex_wait(std::atomic<uint32_t>& word, uint32_t old, int64_t ns) {
   syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAIT_PRIVATE, old, &ts, nullptr, 0);
 }
 
+int64_t yield_window_us(uint32_t waiters) {
+  static const int64_t forced = [] {
+    const char* v = std::getenv("ACL_SIM_HCCL_YIELD_US");
+    return v && *v ? std::strtoll(v, nullptr, 10) : -1;
+  }();
+  if (forced >= 0) return forced;
+  // Yielding pays off while the threads that take part fit on the cores; past
+  // that, yielders only steal time from the peer everyone waits for, so sleep.
+  static const uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
+  return waiters <= cores ? 200 : 0;
+}
+
 }  // namespace
 
 double connect_timeout_seconds() { return env_seconds("HCCL_CONNECT_TIMEOUT", 120.0); }
@@ -59,16 +73,17 @@ void wake_all(std::atomic<uint32_t>& word) {
   syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
 }
 
+
 bool wait_while_equal(std::atomic<uint32_t>& word, uint32_t old, const Deadline& deadline,
-                      const GroupBarrier* barrier, std::atomic<int32_t>* sleepers) {
+                      const GroupBarrier* barrier, std::atomic<int32_t>* sleepers, uint32_t participants) {
   // Phase 1: a short spin catches peers that are running on another core.
   for (int i = 0; i < 128; ++i) {
     if (word.load(std::memory_order_acquire) != old) return true;
     cpu_relax();
   }
-  // Phase 2: yield. With more ranks than cores the peer we wait for needs our
-  // core; yielding hands it over without a sleep/wake round trip.
-  const auto yield_until = Deadline::Clock::now() + std::chrono::microseconds(200);
+  // Phase 2: yield. When ranks fit on the cores this hands the core to the
+  // peer we wait for without a sleep/wake round trip.
+  const auto yield_until = Deadline::Clock::now() + std::chrono::microseconds(yield_window_us(participants));
   while (Deadline::Clock::now() < yield_until) {
     if (word.load(std::memory_order_acquire) != old) return true;
     if (barrier) barrier->throw_if_broken();
@@ -102,7 +117,7 @@ void GroupBarrier::arrive_and_wait(const Deadline& deadline, const char* what) {
 }
 
 void GroupBarrier::wait_for_generation_change(uint32_t gen, const Deadline& deadline, const char* what) {
-  if (wait_while_equal(generation_, gen, deadline, this, &sleepers_)) return;
+  if (wait_while_equal(generation_, gen, deadline, this, &sleepers_, n_)) return;
   std::string why = str(what, ": timed out after ", deadline.seconds(),
                         " s waiting for the other ranks (HCCL_EXEC_TIMEOUT); a rank did not call the matching "
                         "collective");

@@ -67,7 +67,8 @@ class GroupBarrier {
 /** Wait (spin, yield, then futex sleep) until @p word != @p old, @p deadline passes (returns false),
  *  or @p barrier is poisoned (throws). Wake with wake_all(word). */
 bool wait_while_equal(std::atomic<uint32_t>& word, uint32_t old, const Deadline& deadline,
-                      const GroupBarrier* barrier, std::atomic<int32_t>* sleepers = nullptr);
+                      const GroupBarrier* barrier, std::atomic<int32_t>* sleepers = nullptr,
+                      uint32_t participants = 1);
 /** Wake every thread sleeping in wait_while_equal on @p word. */
 void wake_all(std::atomic<uint32_t>& word);
 
