@@ -101,3 +101,17 @@ def test_zoo_runs_on_the_runtime(tmp_path, name):
         want = ort_run(source, {input_name: x})
         for g, w in zip(got, want):
             np.testing.assert_allclose(g, w, rtol=1e-3, atol=1e-5)
+
+
+def test_mixed_precision_conv_net_on_the_runtime(tmp_path):
+    # allow_mix_precision: the whole conv stack computes in fp16, Softmax stays fp32.
+    import models
+
+    path = models.ppocr_models()["cls"]
+    report = compile_model(path, str(tmp_path / "cls16"), input_shape="x:2,3,48,192",
+                           precision_mode="allow_mix_precision", cache=False)
+    assert report["op_counts"]["Cast"] == 2
+    x = np.random.default_rng(0).standard_normal((2, 3, 48, 192)).astype(np.float32)
+    (got,) = testing_model.run_om(report["om_path"], [x])
+    (want,) = ort_run(onnx.load(path), {"x": x})
+    np.testing.assert_allclose(got, want, atol=5e-3)
