@@ -53,7 +53,7 @@ class KernelAdd {
     inQueueY_.EnQue(yLocal);
   }
 
-  __aicore__ inline void Compute(int32_t progress) {
+  __aicore__ inline void Compute(int32_t /*progress*/) {
     LocalTensor<T> xLocal = inQueueX_.DeQue<T>();
     LocalTensor<T> yLocal = inQueueY_.DeQue<T>();
     LocalTensor<T> zLocal = outQueueZ_.AllocTensor<T>();
