@@ -38,6 +38,28 @@
 #define GM_ADDR uint8_t*
 #endif
 
+/* Kernel task-type declarations (KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY)) select the core
+   type on the NPU; every block runs on the host pool here, so they compile to nothing. */
+enum KernelMetaType {
+  KERNEL_TYPE_AIV_ONLY,
+  KERNEL_TYPE_AIC_ONLY,
+  KERNEL_TYPE_MIX_AIV_1_0,
+  KERNEL_TYPE_MIX_AIC_1_0,
+  KERNEL_TYPE_MIX_AIC_1_1,
+  KERNEL_TYPE_MIX_AIC_1_2,
+  KERNEL_TYPE_AICORE,
+  KERNEL_TYPE_VECTORCORE,
+  KERNEL_TYPE_MIX_AICORE,
+  KERNEL_TYPE_MIX_VECTOR_CORE,
+  KERNEL_TYPE_MAX
+};
+#ifndef KERNEL_TASK_TYPE_DEFAULT
+#define KERNEL_TASK_TYPE_DEFAULT(type) ((void)(type))
+#endif
+#ifndef KERNEL_TASK_TYPE
+#define KERNEL_TASK_TYPE(key, type) ((void)(key), (void)(type))
+#endif
+
 #include "acl_sim/kernel/block_context.h"
 #include "acl_sim/kernel/half.h"
 #include "acl_sim/kernel/tensor.h"
