@@ -77,6 +77,8 @@ OmSections read_container(const uint8_t* data, size_t size) {
   uint64_t file_size = load_le<uint64_t>(data + 24);
   ACL_SIM_REQUIRE(file_size == size, kBad, ".om header says ", file_size, " bytes but the model has ", size,
                   " (truncated or padded file)");
+  for (size_t i = 32; i < kHeaderSize; ++i)
+    ACL_SIM_REQUIRE(data[i] == 0, kBad, ".om header reserved bytes are not zero");
   uint64_t table_end = uint64_t(kHeaderSize) + uint64_t(count) * kEntrySize;
   ACL_SIM_REQUIRE(table_end <= size, kBad, ".om section table runs past the end of the file");
 
@@ -88,6 +90,7 @@ OmSections read_container(const uint8_t* data, size_t size) {
     uint32_t crc = load_le<uint32_t>(e + 4);
     uint64_t offset = load_le<uint64_t>(e + 8);
     uint64_t length = load_le<uint64_t>(e + 16);
+    ACL_SIM_REQUIRE(load_le<uint64_t>(e + 24) == 0, kBad, ".om section ", i, " reserved field is not zero");
     ACL_SIM_REQUIRE(kind >= 1 && kind <= kSectionKinds, kBad, ".om section ", i, " has unknown kind ", kind);
     ACL_SIM_REQUIRE(!out.present[kind], kBad, ".om section kind ", kind, " appears twice");
     ACL_SIM_REQUIRE(offset >= table_end && offset <= size && length <= size - offset, kBad, ".om section ", i,
