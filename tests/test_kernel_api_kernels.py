@@ -237,20 +237,32 @@ def _compile(tmpdir, name, source_text=None, sources=None, **kw):
     return out
 
 
+# The fixtures below are imported by several test modules, and pytest instantiates an imported
+# session fixture once per module; this cache makes each build happen once per process.
+_BUILT = {}
+
+
+def _once(key, make):
+    if key not in _BUILT:
+        _BUILT[key] = make()
+    return _BUILT[key]
+
+
 @pytest.fixture(scope="session")
 def kernel_build_dir(tmp_path_factory):
-    return str(tmp_path_factory.mktemp("kernels"))
+    return _once("dir", lambda: str(tmp_path_factory.mktemp("kernels")))
 
 
 @pytest.fixture(scope="session")
 def test_kernels_so(kernel_build_dir):
-    return _compile(kernel_build_dir, "test_kernels.so", source_text=TEST_KERNELS)
+    return _once("test_kernels", lambda: _compile(kernel_build_dir, "test_kernels.so", source_text=TEST_KERNELS))
 
 
 @pytest.fixture(scope="session")
 def add_custom_so(kernel_build_dir):
-    return _compile(kernel_build_dir, "libadd_custom_kernel.so", sources=[os.path.join(ADD_CUSTOM_DIR, "add_custom.cpp")],
-                    include_dirs=[ADD_CUSTOM_DIR])
+    return _once("add_custom", lambda: _compile(
+        kernel_build_dir, "libadd_custom_kernel.so", sources=[os.path.join(ADD_CUSTOM_DIR, "add_custom.cpp")],
+        include_dirs=[ADD_CUSTOM_DIR]))
 
 
 class Device:
