@@ -1,7 +1,8 @@
 // acl_sim.hccl: HCCL with pyACL's conventions (ints for handles and
-// pointers, positional arguments, ret last). Every call releases the GIL:
-// communicator setup blocks until the peers join, and the collectives are
-// issued from one Python thread per rank.
+// pointers, positional arguments, ret last). Communicator setup releases the
+// GIL (it blocks until the peers join). The collectives keep it: they only
+// validate and enqueue (a few microseconds), and releasing the GIL on such
+// short calls from one Python thread per rank makes the threads convoy on it.
 #include <pybind11/stl.h>
 
 #include <cstring>
@@ -19,6 +20,12 @@ using Ret = int;
 template <class F>
 auto nogil(F&& f) {
   py::gil_scoped_release release;
+  return f();
+}
+
+// The collectives run with the GIL held (see the file comment).
+template <class F>
+auto with_gil(F&& f) {
   return f();
 }
 
@@ -81,43 +88,43 @@ void bind_hccl(py::module_& m) {
 
   m.def("all_reduce", [](uintptr_t send, uintptr_t recv, uint64_t count, int dt, int op, uintptr_t comm,
                          uintptr_t stream) {
-    return static_cast<Ret>(nogil([&] {
+    return static_cast<Ret>(with_gil([&] {
       return HcclAllReduce(as_ptr(send), as_ptr(recv), count, as_dtype(dt), as_op(op), as_comm(comm), as_stream(stream));
     }));
   });
   m.def("broadcast", [](uintptr_t buf, uint64_t count, int dt, uint32_t root, uintptr_t comm, uintptr_t stream) {
     return static_cast<Ret>(
-        nogil([&] { return HcclBroadcast(as_ptr(buf), count, as_dtype(dt), root, as_comm(comm), as_stream(stream)); }));
+        with_gil([&] { return HcclBroadcast(as_ptr(buf), count, as_dtype(dt), root, as_comm(comm), as_stream(stream)); }));
   });
   m.def("all_gather", [](uintptr_t send, uintptr_t recv, uint64_t send_count, int dt, uintptr_t comm,
                          uintptr_t stream) {
-    return static_cast<Ret>(nogil([&] {
+    return static_cast<Ret>(with_gil([&] {
       return HcclAllGather(as_ptr(send), as_ptr(recv), send_count, as_dtype(dt), as_comm(comm), as_stream(stream));
     }));
   });
   m.def("reduce_scatter", [](uintptr_t send, uintptr_t recv, uint64_t recv_count, int dt, int op, uintptr_t comm,
                              uintptr_t stream) {
-    return static_cast<Ret>(nogil([&] {
+    return static_cast<Ret>(with_gil([&] {
       return HcclReduceScatter(as_ptr(send), as_ptr(recv), recv_count, as_dtype(dt), as_op(op), as_comm(comm),
                                as_stream(stream));
     }));
   });
   m.def("reduce", [](uintptr_t send, uintptr_t recv, uint64_t count, int dt, int op, uint32_t root, uintptr_t comm,
                      uintptr_t stream) {
-    return static_cast<Ret>(nogil([&] {
+    return static_cast<Ret>(with_gil([&] {
       return HcclReduce(as_ptr(send), as_ptr(recv), count, as_dtype(dt), as_op(op), root, as_comm(comm),
                         as_stream(stream));
     }));
   });
   m.def("scatter", [](uintptr_t send, uintptr_t recv, uint64_t recv_count, int dt, uint32_t root, uintptr_t comm,
                       uintptr_t stream) {
-    return static_cast<Ret>(nogil([&] {
+    return static_cast<Ret>(with_gil([&] {
       return HcclScatter(as_ptr(send), as_ptr(recv), recv_count, as_dtype(dt), root, as_comm(comm), as_stream(stream));
     }));
   });
   m.def("alltoall", [](uintptr_t send, uint64_t send_count, int send_type, uintptr_t recv, uint64_t recv_count,
                        int recv_type, uintptr_t comm, uintptr_t stream) {
-    return static_cast<Ret>(nogil([&] {
+    return static_cast<Ret>(with_gil([&] {
       return HcclAlltoAll(as_ptr(send), send_count, as_dtype(send_type), as_ptr(recv), recv_count, as_dtype(recv_type),
                           as_comm(comm), as_stream(stream));
     }));
@@ -129,21 +136,21 @@ void bind_hccl(py::module_& m) {
     if (HcclGetRankSize(as_comm(comm), &n) != HCCL_SUCCESS) n = 0;
     for (auto* v : {&send_counts, &sdispls, &recv_counts, &rdispls})
       if (v->size() != n) return static_cast<Ret>(HCCL_E_PARA);  // one entry per rank
-    return static_cast<Ret>(nogil([&] {
+    return static_cast<Ret>(with_gil([&] {
       return HcclAlltoAllV(as_ptr(send), send_counts.data(), sdispls.data(), as_dtype(send_type), as_ptr(recv),
                            recv_counts.data(), rdispls.data(), as_dtype(recv_type), as_comm(comm), as_stream(stream));
     }));
   });
   m.def("send", [](uintptr_t buf, uint64_t count, int dt, uint32_t dest, uintptr_t comm, uintptr_t stream) {
     return static_cast<Ret>(
-        nogil([&] { return HcclSend(as_ptr(buf), count, as_dtype(dt), dest, as_comm(comm), as_stream(stream)); }));
+        with_gil([&] { return HcclSend(as_ptr(buf), count, as_dtype(dt), dest, as_comm(comm), as_stream(stream)); }));
   });
   m.def("recv", [](uintptr_t buf, uint64_t count, int dt, uint32_t src, uintptr_t comm, uintptr_t stream) {
     return static_cast<Ret>(
-        nogil([&] { return HcclRecv(as_ptr(buf), count, as_dtype(dt), src, as_comm(comm), as_stream(stream)); }));
+        with_gil([&] { return HcclRecv(as_ptr(buf), count, as_dtype(dt), src, as_comm(comm), as_stream(stream)); }));
   });
   m.def("barrier", [](uintptr_t comm, uintptr_t stream) {
-    return static_cast<Ret>(nogil([&] { return HcclBarrier(as_comm(comm), as_stream(stream)); }));
+    return static_cast<Ret>(with_gil([&] { return HcclBarrier(as_comm(comm), as_stream(stream)); }));
   });
 }
 
