@@ -96,19 +96,53 @@ def randomize(model, seed=0):
     graph_input_names = {t.name for t in g.initializer}
     for i in [i for i in g.input if i.name not in used and i.name not in graph_input_names]:
         g.input.remove(i)
-    # The tensor entering the final Softmax becomes an extra output.
-    outputs = {o.name for o in g.output}
-    for node in reversed(g.node):
-        if node.op_type == "Softmax" and node.output[0] in outputs:
+    return add_logits_outputs(model)
+
+
+PROBABILITY_OPS = ("Softmax", "Sigmoid")
+
+
+def add_logits_outputs(model):
+    """Add the tensor entering each output's final Softmax/Sigmoid as an extra graph output (in place)."""
+    import onnx
+    from onnx import helper
+
+    g = model.graph
+    producers = {out: node for node in g.node for out in node.output}
+    names = {o.name for o in g.output}
+    for o in list(g.output):
+        node = producers.get(o.name)
+        if node is not None and node.op_type in PROBABILITY_OPS and node.input[0] not in names:
             g.output.append(helper.make_empty_tensor_value_info(node.input[0]))
             g.output[-1].name = node.input[0]
-            break
+            names.add(node.input[0])
     inferred = onnx.shape_inference.infer_shapes(model)
     known = {v.name: v for v in list(inferred.graph.value_info) + list(inferred.graph.output)}
     for o in g.output:
         if not o.type.HasField("tensor_type") and o.name in known:
             o.CopyFrom(known[o.name])
     return model
+
+
+def probability_outputs(model):
+    """Names of graph outputs produced by Softmax/Sigmoid (values in [0, 1])."""
+    producers = {out: node for node in model.graph.node for out in node.output}
+    return {o.name for o in model.graph.output
+            if o.name in producers and producers[o.name].op_type in PROBABILITY_OPS}
+
+
+def with_logits_path(path: str) -> str:
+    """`path` with add_logits_outputs applied, saved next to it as <name>.logits.onnx (once)."""
+    import onnx
+
+    out = path[:-len(".onnx")] + ".logits.onnx"
+    if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(path):
+        model = add_logits_outputs(onnx.load(path))
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(out), suffix=".part")
+        os.close(fd)
+        onnx.save(model, tmp)
+        os.replace(tmp, out)
+    return out
 
 
 def light_random_path(name: str, seed: int = 0) -> str:
