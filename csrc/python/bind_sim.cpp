@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include "common/error.h"
+#include "common/fault_injection.h"
 #include "prof/init_config.h"
 #include "prof/op_summary.h"
 #include "prof/stats_file.h"
@@ -54,6 +55,9 @@ void bind_sim(py::module_& sim) {
       return py::make_tuple(e.code(), std::string(e.what()));
     }
   });
+  // Fault injection (common/fault_injection.h): set_fault(name, value) -> bool; clear_faults().
+  sim.def("set_fault", [](const std::string& name, int64_t value) { return fault::set_fault(name, value); });
+  sim.def("clear_faults", [] { fault::clear_faults(); });
 }
 
 }  // namespace acl_sim::py_bind

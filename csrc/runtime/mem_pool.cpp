@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "acl/acl_rt.h"
+#include "common/fault_injection.h"
 #include "common/log.h"
 
 namespace acl_sim {
@@ -45,6 +46,8 @@ void* MemPool::allocate(size_t size, bool pad) {
   ACL_SIM_REQUIRE(size > 0, ACL_ERROR_INVALID_PARAM, "size must be > 0");
   ACL_SIM_REQUIRE(size <= capacity_, ACL_ERROR_RT_MEMORY_ALLOCATION, "requested ", size,
                   " bytes exceeds device ", device_id_, " memory of ", capacity_, " bytes");
+  if (fault::alloc_should_fail())  // hardening tests: ACL_SIM_FAULT_ALLOC_FAIL_AT
+    fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "device ", device_id_, " out of memory: injected allocation failure");
   size_t usable = align_up(size, 32) + (pad ? 32 : 0);
   size_t block_size = align_up(usable, kAlign);
   std::lock_guard<std::mutex> lock(mu_);

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "acl/acl_rt.h"
+#include "common/fault_injection.h"
 #include "common/log.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
@@ -71,6 +72,7 @@ void Stream::drain(size_t budget) {
       Task task = std::move(front.task);
       queue_.pop_front();
       lock.unlock();
+      fault::maybe_stall_task();  // hardening tests: ACL_SIM_FAULT_STALL_TASK_MS
       try {
         task();
       } catch (const Error& e) {
