@@ -8,6 +8,7 @@
 #include "common/json.h"
 #include "hccl/comm.h"
 #include "hccl/hccl.h"
+#include "hccl/rank_table_check.h"
 #include "hccl/rendezvous.h"
 #include "hccl/root_info.h"
 #include "hccl/transport_mpi.h"
@@ -68,7 +69,59 @@ int64_t json_int_field(const json::Value& obj, const char* key) {
   return x;
 }
 
+// Reads the rank table file (HCCL_E_OPEN_FILE_FAILURE if it cannot be opened).
+std::string read_rank_table(const char* path) {
+  std::ifstream in(path, std::ios::binary);
+  ACL_SIM_REQUIRE(in, HCCL_E_OPEN_FILE_FAILURE, "cannot open rank table \"", path, "\"");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Validates a rank table v1.0 / v1.2 (server_list[].device[] with rank_id and device_id)
+// and returns the device of `rank`; *n_ranks gets the rank count.
+int64_t parse_rank_table(const std::string& text, uint32_t rank, uint32_t* n_ranks) {
+  json::ParseOptions opts;
+  opts.error_code = HCCL_E_PARA;
+  opts.what = "rank table";
+  const json::Value doc = json::parse(text, opts);
+  const json::Value& servers = doc.at("server_list", HCCL_E_PARA);
+  uint32_t n = 0;
+  int64_t my_device = -1;
+  std::set<int64_t> ranks;
+  for (const json::Value& server : servers.as_array(HCCL_E_PARA)) {
+    for (const json::Value& dev : server.at("device", HCCL_E_PARA).as_array(HCCL_E_PARA)) {
+      const int64_t r = json_int_field(dev, "rank_id");
+      const int64_t d = json_int_field(dev, "device_id");
+      ACL_SIM_REQUIRE(ranks.insert(r).second, HCCL_E_PARA, "rank table: rank_id ", r, " appears twice");
+      if (r == rank) my_device = d;
+      ++n;
+    }
+  }
+  ACL_SIM_REQUIRE(n >= 1, HCCL_E_PARA, "rank table lists no devices");
+  ACL_SIM_REQUIRE(*ranks.rbegin() == n - 1, HCCL_E_PARA, "rank table: rank_id values must be 0..", n - 1);
+  ACL_SIM_REQUIRE(my_device >= 0, HCCL_E_PARA, "rank ", rank, " is not in the rank table (", n, " ranks)");
+  *n_ranks = n;
+  return my_device;
+}
+
 }  // namespace
+
+namespace acl_sim::hccl {
+
+// Validation only (no runtime, no rendezvous): for the rank-table fuzzer and tools.
+int check_rank_table_file(const char* path, uint32_t rank, std::string* message) {
+  try {
+    uint32_t n = 0;
+    parse_rank_table(read_rank_table(path), rank, &n);
+    return HCCL_SUCCESS;
+  } catch (const Error& e) {
+    if (message) *message = e.what();
+    return e.code();
+  }
+}
+
+}  // namespace acl_sim::hccl
 
 extern "C" {
 
@@ -116,32 +169,9 @@ ACL_FUNC_VISIBILITY HcclResult HcclCommInitClusterInfo(const char* clusterInfo, 
     ACL_SIM_REQUIRE(clusterInfo, HCCL_E_PTR, "clusterInfo (rank table path) is NULL");
     ACL_SIM_REQUIRE(comm, HCCL_E_PTR, "comm is NULL");
     require_runtime();
-    std::ifstream in(clusterInfo, std::ios::binary);
-    ACL_SIM_REQUIRE(in, HCCL_E_OPEN_FILE_FAILURE, "cannot open rank table \"", clusterInfo, "\"");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
-    json::ParseOptions opts;
-    opts.error_code = HCCL_E_PARA;
-    opts.what = "rank table";
-    const json::Value doc = json::parse(text, opts);
-    // Rank table v1.0 / v1.2: server_list[].device[] with rank_id and device_id.
-    const json::Value& servers = doc.at("server_list", HCCL_E_PARA);
+    const std::string text = read_rank_table(clusterInfo);
     uint32_t n = 0;
-    int64_t my_device = -1;
-    std::set<int64_t> ranks;
-    for (const json::Value& server : servers.as_array(HCCL_E_PARA)) {
-      for (const json::Value& dev : server.at("device", HCCL_E_PARA).as_array(HCCL_E_PARA)) {
-        const int64_t r = json_int_field(dev, "rank_id");
-        const int64_t d = json_int_field(dev, "device_id");
-        ACL_SIM_REQUIRE(ranks.insert(r).second, HCCL_E_PARA, "rank table: rank_id ", r, " appears twice");
-        if (r == rank) my_device = d;
-        ++n;
-      }
-    }
-    ACL_SIM_REQUIRE(n >= 1, HCCL_E_PARA, "rank table lists no devices");
-    ACL_SIM_REQUIRE(*ranks.rbegin() == n - 1, HCCL_E_PARA, "rank table: rank_id values must be 0..", n - 1);
-    ACL_SIM_REQUIRE(my_device >= 0, HCCL_E_PARA, "rank ", rank, " is not in the rank table (", n, " ranks)");
+    const int64_t my_device = parse_rank_table(text, rank, &n);
     check_device(static_cast<int32_t>(my_device));
     const uint64_t digest = std::hash<std::string>{}(text);
     const std::string key = str("cluster:", digest, ":", n);

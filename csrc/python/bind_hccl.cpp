@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hccl/hccl.h"
+#include "hccl/rank_table_check.h"
 #include "python/bindings.h"
 
 namespace acl_sim::py_bind {
@@ -68,6 +69,12 @@ void bind_hccl(py::module_& m) {
     Ret ret = nogil([&] { return HcclCommInitClusterInfo(path.c_str(), rank, &comm); });
     return py::make_tuple(as_int(comm), ret);
   });
+  // Validation only (no runtime, no rendezvous): (ret, message). For the rank-table fuzzer and tools.
+  m.def("check_rank_table", [](const std::string& path, uint32_t rank) {
+    std::string message;
+    int ret = acl_sim::hccl::check_rank_table_file(path.c_str(), rank, &message);
+    return py::make_tuple(ret, message);
+  }, py::arg("path"), py::arg("rank") = 0);
   m.def("comm_destroy", [](uintptr_t comm) { return static_cast<Ret>(nogil([&] { return HcclCommDestroy(as_comm(comm)); })); });
   m.def("get_rank_size", [](uintptr_t comm) {
     uint32_t n = 0;
