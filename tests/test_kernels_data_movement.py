@@ -216,3 +216,9 @@ def test_scatter_elements():
                     want[i, k] = upd[i, j]
         np.testing.assert_array_equal(run("ScatterElements", [x, ind, upd], x.shape, np.float32, axis=axis), want)
     expect_error(lambda: run("ScatterElements", [x, ind + 5, upd], x.shape, np.float32), 100021)
+
+
+def test_space_to_depth_crd():
+    y = np.arange(2 * 3 * 4 * 6, dtype=np.float32).reshape(2, 3, 4, 6)
+    want = y.reshape(2, 3, 2, 2, 3, 2).transpose(0, 1, 3, 5, 2, 4).reshape(2, 12, 2, 3)
+    np.testing.assert_array_equal(run("SpaceToDepth", [y], want.shape, np.float32, blocksize=2, mode="CRD"), want)

@@ -343,3 +343,30 @@ def test_binary_errors():
     expect_error(lambda: run("Add", [a, np.zeros((4,), np.int32)], (3, 4), np.float32), 100021)
     expect_error(lambda: run("Add", [a, a], (3, 4), np.int32), 100022)
     expect_error(lambda: run("Add", [a], (3, 4), np.float32), 100021)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint32, np.int8, np.int32, np.int64], ids=lambda d: np.dtype(d).name)
+def test_bitshift(dtype):
+    bits = np.iinfo(dtype).bits
+    a = np.array([1, 5, 100, 7, 3, 9], dtype)
+    if np.dtype(dtype).kind == "i":
+        a[3] = -7
+    b = np.array([0, 1, 3, bits - 1, bits, 2], dtype)
+    for direction in ("LEFT", "RIGHT"):
+        got = run("BitShift", [a, b], a.shape, dtype, direction=direction)
+        want = []
+        for x, s in zip(a.tolist(), b.tolist()):
+            if s >= bits:
+                want.append(-1 if direction == "RIGHT" and x < 0 else 0)
+            elif direction == "LEFT":
+                want.append(np.array(x, dtype).view(f"u{np.dtype(dtype).itemsize}") << np.uint64(s))
+            else:
+                want.append(x >> s)
+        want = np.array([int(w) & ((1 << bits) - 1) for w in want], np.uint64).astype(f"u{np.dtype(dtype).itemsize}")
+        np.testing.assert_array_equal(got.view(want.dtype), want, err_msg=direction)
+
+
+def test_clip_min_greater_than_max():
+    x = np.array([-2.0, 0.0, 3.0], np.float32)
+    got = run("Clip", [x, np.array(2.0, np.float32), np.array(1.0, np.float32)], x.shape, np.float32)
+    np.testing.assert_array_equal(got, [1.0, 1.0, 1.0])

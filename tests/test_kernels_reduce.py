@@ -201,3 +201,10 @@ def test_reduce_max_min_nan_and_long_rows():
     for op, fn in (("ReduceMax", np.max), ("ReduceMin", np.min)):
         got = run(op, [x, np.array([1])], (5, 1), np.float32)
         np.testing.assert_array_equal(got, fn(x, axis=1, keepdims=True))
+
+
+def test_reduce_max_min_bool():
+    x = np.array([[True, False, False], [False, False, False], [True, True, True]])
+    np.testing.assert_array_equal(run("ReduceMax", [x, np.array([1])], (3, 1), np.bool_), x.any(1, keepdims=True))
+    np.testing.assert_array_equal(run("ReduceMin", [x, np.array([1])], (3, 1), np.bool_), x.all(1, keepdims=True))
+    expect_error(lambda: run("ReduceSum", [x, np.array([1])], (3, 1), np.bool_), 100026)

@@ -104,15 +104,23 @@ struct PReluOp {
   ACL_SIM_INLINE T operator()(T x, T slope) const { return x < 0 ? static_cast<T>(x * slope) : x; }
 };
 
+// BitShift: unsigned types (opset 11) and signed ones (newer opsets): left shifts work on the
+// bit pattern; right shifts of signed values are arithmetic. A shift outside [0, width) gives 0
+// (or -1 for a negative value shifted right), as the ONNX reference.
 struct BitShiftOp {
   static constexpr bool kPredicate = false;
   bool left;
   template <class T>
-  static constexpr bool supports() { return std::is_unsigned_v<T> && !std::is_same_v<T, bool>; }
+  static constexpr bool supports() { return is_plain_int_v<T>; }
   template <class T>
   ACL_SIM_INLINE T operator()(T a, T b) const {
-    if (b >= sizeof(T) * 8) return 0;
-    return static_cast<T>(left ? a << b : a >> b);
+    using U = std::make_unsigned_t<T>;
+    if constexpr (std::is_signed_v<T>) {
+      if (b < 0) return left ? T(0) : (a < 0 ? T(-1) : T(0));
+    }
+    if (static_cast<U>(b) >= sizeof(T) * 8) return left ? T(0) : (a < 0 ? T(-1) : T(0));
+    if (left) return static_cast<T>(static_cast<U>(static_cast<U>(a) << b));
+    return static_cast<T>(a >> b);
   }
 };
 

@@ -226,7 +226,7 @@ void run_depth_to_space(OpContext& ctx) {
     transpose_bytes(ctx, x.data, y.data, dtype_size(x.dtype), {n, c / (b * b), b, b, h, w}, {0, 1, 4, 2, 5, 3});
 }
 
-// SpaceToDepth views [N, C, H/b, b, W/b, b] -> perm 0,3,5,1,2,4.
+// SpaceToDepth views [N, C, H/b, b, W/b, b] -> perm 0,3,5,1,2,4 (DCR) or 0,1,3,5,2,4 (CRD).
 void run_space_to_depth(OpContext& ctx) {
   require_io(ctx, 1, 1);
   const TensorView& x = input(ctx, 0);
@@ -238,8 +238,11 @@ void run_space_to_depth(OpContext& ctx) {
   int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], w = x.shape[3];
   ACL_SIM_REQUIRE(b > 0 && h % b == 0 && w % b == 0, ACL_ERROR_OP_ATTR_NOT_MATCH, "SpaceToDepth: blocksize ", b,
                   " does not divide ", h, "x", w);
+  std::string mode = attrs_of(ctx).get_string("mode", "DCR");
+  ACL_SIM_REQUIRE(mode == "DCR" || mode == "CRD", ACL_ERROR_OP_ATTR_NOT_MATCH, "SpaceToDepth: unknown mode '", mode, "'");
   require_shape(ctx, y, {n, c * b * b, h / b, w / b}, "output");
-  transpose_bytes(ctx, x.data, y.data, dtype_size(x.dtype), {n, c, h / b, b, w / b, b}, {0, 3, 5, 1, 2, 4});
+  std::vector<int64_t> perm = mode == "DCR" ? std::vector<int64_t>{0, 3, 5, 1, 2, 4} : std::vector<int64_t>{0, 1, 3, 5, 2, 4};
+  transpose_bytes(ctx, x.data, y.data, dtype_size(x.dtype), {n, c, h / b, b, w / b, b}, perm);
 }
 
 }  // namespace

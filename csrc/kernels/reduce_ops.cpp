@@ -239,7 +239,14 @@ void run_reduce(OpContext& ctx) {
   constexpr bool kLogFamily = std::is_same_v<R, LogSumR> || std::is_same_v<R, LogSumExpR>;
   dispatch_dtype(x.dtype, ctx.op_type, [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (std::is_same_v<T, bool> || (kLogFamily && std::is_integral_v<T>)) {
+    if constexpr (std::is_same_v<T, bool>) {
+      // bool Max / Min (opset 20) are any / all: reduce the 0/1 bytes as uint8.
+      if constexpr (std::is_same_v<R, MaxR> || std::is_same_v<R, MinR>) {
+        reduce_typed<R, uint8_t>(p, static_cast<const uint8_t*>(x.data), static_cast<uint8_t*>(y.data));
+      } else {
+        fail(ACL_ERROR_UNSUPPORTED_DATA_TYPE, ctx.op_type, ": unsupported dtype bool");
+      }
+    } else if constexpr (kLogFamily && std::is_integral_v<T>) {
       fail(ACL_ERROR_UNSUPPORTED_DATA_TYPE, ctx.op_type, ": unsupported dtype ", dtype_name(x.dtype));
     } else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
       std::vector<float> xf(static_cast<size_t>(x.numel())), yf(static_cast<size_t>(y.numel()));

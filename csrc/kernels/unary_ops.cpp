@@ -138,7 +138,8 @@ struct ClipOp {
   template <class T>
   ACL_SIM_INLINE T operator()(T x) const {
     T l = static_cast<T>(lo), h = static_cast<T>(hi);
-    return x < l ? l : (x > h ? h : x);
+    T r = x < l ? l : x;
+    return r > h ? h : r;  // min(max(x, lo), hi): lo > hi gives hi, as ONNX
   }
 };
 
