@@ -90,6 +90,10 @@ def bench(name, repeats):
             "nodes": model.node_count(0), "hot": hot}
 
 
+def _ms(v):
+    return f"{v:.1f}" if v >= 10 else f"{v:.3f}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default=",".join(ALL))
@@ -110,7 +114,7 @@ def main():
         if "error" in r:
             lines.append(f"| {r['model']} | | | failed | | {r['error']} |")
         else:
-            lines.append(f"| {r['model']} | {r['ort_ms']:.1f} | {r['sim_ms']:.1f} | {r['ratio']:.2f}x | "
+            lines.append(f"| {r['model']} | {_ms(r['ort_ms'])} | {_ms(r['sim_ms'])} | {r['ratio']:.2f}x | "
                          f"{r['nodes']} | {r['hot']} |")
     table = "\n".join(lines)
     print(table)
