@@ -142,12 +142,8 @@ def onnx_seeds() -> list[bytes]:
 def init_config(data: bytes) -> None:
     from acl_sim._core import sim
 
-    text = data.decode("utf-8", errors="surrogatepass") if data else ""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = data.decode("latin-1")
-    ret, msg = sim.check_init_config(text)
+    # raw bytes (pybind11 passes them as std::string): invalid UTF-8 must reach the JSON parser
+    ret, msg = sim.check_init_config(bytes(data))
     assert ret in (0, 100006, 100009, 100010, 148048), (ret, msg)
     assert ret == 0 or msg
 
