@@ -95,3 +95,48 @@ def test_threads_and_streams_share_one_model(acl, device, tmp_path):
     assert acl.mdl.unload(model_a) == 0
     assert acl.mdl.unload(model_b) == 0
     assert not errors, errors[:5]
+
+
+def test_user_work_and_weight_memory_shared_by_threads(acl, device, tmp_path):
+    """load_from_file_with_mem: weights copied into the user's memory, the workspace is the user's;
+    concurrent executes of that model are serialised on that one workspace and stay correct."""
+    image, weights = mlp_image(seed=3)
+    path = tmp_path / "m.om"
+    path.write_bytes(image)
+    work_size, weight_size, ret = acl.mdl.query_size(str(path))
+    assert ret == 0 and work_size > 0 and weight_size > 0
+    work, ret = acl.rt.malloc(work_size, 0)
+    assert ret == 0
+    weight, ret = acl.rt.malloc(weight_size, 0)
+    assert ret == 0
+    model, ret = acl.mdl.load_from_file_with_mem(str(path), work, work_size, weight, weight_size)
+    assert ret == 0
+    # The weights now live in the user's buffer: its first bytes are w1.
+    w1_bytes = np.empty(8 * 16, np.float32)
+    assert acl.rt.memcpy(w1_bytes.ctypes.data, w1_bytes.nbytes, weight, w1_bytes.nbytes, D2H) == 0
+    np.testing.assert_array_equal(w1_bytes.reshape(8, 16), weights[0])
+    context, _ = acl.rt.get_context()
+    errors = []
+
+    def worker(index):
+        acl.rt.set_context(context)
+        bufs = Buffers(acl, 3 * 8 * 4, 3 * 4 * 4)
+        rng = np.random.default_rng(100 + index)
+        for _ in range(20):
+            x = rng.standard_normal((3, 8)).astype(np.float32)
+            bufs.write(x)
+            if acl.mdl.execute(model, bufs.inputs, bufs.outputs) != 0:
+                errors.append("execute failed")
+            elif not np.allclose(bufs.read((3, 4)), mlp_reference(x, *weights), rtol=1e-5, atol=1e-6):
+                errors.append("mismatch")
+        bufs.free()
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert acl.mdl.unload(model) == 0
+    acl.rt.free(work)
+    acl.rt.free(weight)
+    assert not errors, errors[:5]
