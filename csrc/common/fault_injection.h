@@ -14,14 +14,16 @@
 #include <cstdint>
 #include <string>
 
+#include "common/export.h"
+
 namespace acl_sim::fault {
 
 // Sets a switch by name ("alloc_fail_at", "stall_task_ms", "hccl_absent_rank");
 // value <= 0 (or -1 for the rank) turns it off. Returns false for an unknown name.
-bool set_fault(const std::string& name, int64_t value);
+ACL_SIM_EXPORT bool set_fault(const std::string& name, int64_t value);
 
 // Turns every switch off.
-void clear_faults();
+ACL_SIM_EXPORT void clear_faults();
 
 // Called once per device allocation; true when this one must fail.
 bool alloc_should_fail();
