@@ -1,6 +1,8 @@
 """ONNX -> IR -> passes (per profile) -> memory plan -> .om: the body of `compile_model`."""
 from __future__ import annotations
 
+import os
+
 import hashlib
 import time
 from dataclasses import dataclass, field
@@ -133,7 +135,10 @@ def compile_graph(proto, options: Options, source_sha256: str, out_path: str) ->
         out_shapes.append([(g.shape(o), g.dtype(o)) for o in g.outputs])
         last_graph = g
     iodesc = _iodesc(base, declared, specs, profiles, out_shapes, output_names, options, stored_profiles)
-    meta = {"producer": f"acl_sim atc {acl_sim.__version__}", "soc_version": options.soc_version,
+    # model_name names the model in dump paths and dump_list filters, as the .om name does in CANN.
+    model_name = os.path.splitext(os.path.basename(out_path))[0]
+    meta = {"producer": f"acl_sim atc {acl_sim.__version__}", "model_name": model_name,
+            "soc_version": options.soc_version,
             "opset": base.opset, "source_opset": base.source_opset, "source_sha256": source_sha256,
             "options": options.cache_key_dict(), "passes": ctx.report}
     size = om_writer.write_om(out_path, iodesc, graphs, {"profiles": plans}, weights, meta)
