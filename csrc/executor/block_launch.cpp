@@ -29,6 +29,8 @@ struct BlockJob {
   const LaunchSpec* spec;
   size_t ub_size;
   const char* soc_name;
+  bool profiling;
+  int trace_pid;  // the device's trace process, for per-block spans on core tracks
 };
 
 void run_one_block(void* p, size_t index) {
@@ -57,6 +59,18 @@ void run_one_block(void* p, size_t index) {
   } scope{spec.enter, spec.enter ? spec.enter(&ctx) : nullptr, t_running};
   t_running = &ctx;
 
+  const uint64_t block_start = job.profiling ? prof::now_ns() : 0;
+  struct BlockSpan {  // recorded however the block ends
+    const BlockJob& job;
+    size_t index;
+    uint64_t start;
+    ~BlockSpan() {
+      if (!job.profiling) return;
+      const int64_t core = prof::kCoreTidBase + static_cast<int64_t>(ThreadPool::current_worker());
+      prof::span(job.spec->name, "block", job.trace_pid, core, start, prof::now_ns(),
+                 "\"block\":" + std::to_string(index) + ",\"block_dim\":" + std::to_string(job.spec->block_dim));
+    }
+  } block_span{job, index, block_start};
   try {
     invoke_kernel_entry(spec.entry, spec.slots.data(), spec.slots.size());
   } catch (const Error&) {
@@ -80,8 +94,12 @@ void validate_launch(const char* fn, uint32_t block_dim, size_t num_args) {
 }
 
 void run_blocks(const LaunchSpec& spec, const SocProfile& soc) {
-  BlockJob job{&spec, soc.ub_size, soc.name};
   const bool profiling = prof::enabled();
+  BlockJob job{&spec, soc.ub_size, soc.name, profiling, profiling ? prof::current_track().pid : 0};
+  if (profiling) {
+    for (size_t w = 0; w < ThreadPool::instance().concurrency(); ++w)
+      prof::name_thread(job.trace_pid, prof::kCoreTidBase + static_cast<int64_t>(w), "core worker " + std::to_string(w));
+  }
   const uint64_t start = profiling ? prof::now_ns() : 0;
   ThreadPool::instance().parallelize(spec.block_dim, &run_one_block, &job);
   if (profiling) {  // one op record per launch, on the stream's track
