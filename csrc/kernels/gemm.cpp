@@ -66,16 +66,18 @@ Blocking choose_blocking(int64_t M, int64_t N, int64_t K, const MicroKernelSet& 
   int64_t mb = ceil_div(M, mc_max), nb = ceil_div(N, nc_max);
   // Enough tiles to feed every thread several times when the work is worth it
   // (a pool thread descheduled by a busy host then costs one small tile, not a
-  // half). Split N first (re-packs only A), then M, which re-packs B: for
-  // im2col B (costly) M is split only as far as needed to occupy the threads.
+  // half). Split N first (re-packs only A), then M.
   const double flops = 2.0 * M * N * std::max<int64_t>(K, 1);
   int64_t want = 1;
   if (parallel && threads > 1 && flops >= 1e6) want = flops < 1e7 ? threads : (flops < 5e7 ? 2 : 4) * threads;
-  const int64_t min_n_block = costly_b ? widest : 3 * widest;
+  // Splitting M re-packs all of B once per M block: at most once per thread
+  // for matrices, and only until the threads are busy for im2col.
+  const int64_t min_n_block = costly_b ? widest : 2 * widest;
+  const int64_t m_limit = std::max(ceil_div(M, mc_max), threads);
   while (mb * nb < want) {
     if (N / (nb + 1) >= min_n_block) {
       ++nb;
-    } else if (M / (mb + 1) >= 4 * mk.mr && (!costly_b || mb * nb < threads)) {
+    } else if (M / (mb + 1) >= 4 * mk.mr && mb < m_limit && (!costly_b || mb * nb < threads)) {
       ++mb;
     } else {
       break;
