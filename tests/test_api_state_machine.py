@@ -13,8 +13,8 @@ context, and out-of-range copies. After every step:
   pool's ALIGN_UP(size,32)+32 rule, blocks 64-byte aligned);
 - data written to device memory is the data read back.
 
-ACL_SIM_STATE_MACHINE_EXAMPLES scales the run (default 120 sequences of up to
-40 steps, about 40 s); the number of sequences and steps tried is printed
+ACL_SIM_STATE_MACHINE_EXAMPLES scales the run (default 300 sequences of up to
+40 steps, about 30 s); the number of sequences and steps tried is printed
 at the end of the module (run with -s to see it).
 """
 import os
@@ -31,7 +31,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 H2H, H2D, D2H, D2D = 0, 1, 2, 3
 OK, PARAM_INVALID, CONTEXT_NULL, INVALID_PARAM = 0, 107000, 107002, 100000
 DEVICES = (0, 1)
-EXAMPLES = int(os.environ.get("ACL_SIM_STATE_MACHINE_EXAMPLES", "120"))
+EXAMPLES = int(os.environ.get("ACL_SIM_STATE_MACHINE_EXAMPLES", "300"))
 STATS = {"sequences": 0, "steps": 0}
 
 
