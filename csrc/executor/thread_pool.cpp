@@ -1,5 +1,9 @@
 #include "executor/thread_pool.h"
 
+#include <string>
+
+#include "prof/profiler.h"
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
@@ -41,10 +45,15 @@ struct Job {
   std::atomic<bool> failed{false};
   std::exception_ptr error;
   std::mutex error_mu;
+  // Profiling: each thread's share of an op's blocks becomes one span on its core track.
+  bool traced = false;
+  std::string trace_label;
+  int trace_pid = 0;
 
   // Runs indices until none are left; returns how many this thread finished.
   void drain() {
     size_t mine = 0;
+    const uint64_t start = traced ? prof::now_ns() : 0;
     for (;;) {
       size_t i = next.fetch_add(1, std::memory_order_relaxed);
       if (i >= n) break;
@@ -58,6 +67,10 @@ struct Job {
         }
       }
       ++mine;
+    }
+    if (mine && traced) {
+      prof::span(trace_label, "blocks", trace_pid, prof::kCoreTidBase + static_cast<int64_t>(t_worker_index), start,
+                 prof::now_ns(), "\"blocks\":" + std::to_string(mine) + ",\"of\":" + std::to_string(n));
     }
     if (mine) finished.fetch_add(mine, std::memory_order_acq_rel);
   }
@@ -138,6 +151,11 @@ void ThreadPool::parallelize(size_t n, Fn fn, void* ctx) {
   job->fn = fn;
   job->ctx = ctx;
   job->n = n;
+  if (prof::enabled() && !prof::op_label().empty()) {
+    job->traced = true;
+    job->trace_label = prof::op_label();
+    job->trace_pid = prof::current_track().pid;
+  }
   {
     std::lock_guard<std::mutex> lock(im.mu);
     if (im.workers.empty()) im.start();

@@ -130,7 +130,10 @@ void dump_tensors(const NodeEvent& e, bool before) {
 
 void on_before(void*, const NodeEvent& e) {
   if (dump::enabled()) dump_tensors(e, true);
-  if (enabled()) t_node_start = now_ns();
+  if (enabled()) {
+    set_op_label(e.node_name);
+    t_node_start = now_ns();
+  }
 }
 
 void on_after(void*, const NodeEvent& e) {
@@ -155,6 +158,7 @@ void on_after(void*, const NodeEvent& e) {
     }
     t_node_start = 0;
   }
+  if (!op_label().empty()) set_op_label(std::string());
   if (dump::enabled()) dump_tensors(e, false);
 }
 

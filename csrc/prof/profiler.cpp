@@ -256,7 +256,11 @@ namespace acl_sim::prof {
 namespace {
 thread_local bool t_has_track = false;
 thread_local Track t_track;
+thread_local std::string t_op_label;
 }  // namespace
+
+const std::string& op_label() { return t_op_label; }
+void set_op_label(const std::string& label) { t_op_label = label; }
 
 Track current_track() {
   if (t_has_track) return t_track;

@@ -84,6 +84,10 @@ struct Track {
 };
 /** The track of the calling thread: set by the stream engine around each task; host otherwise. */
 Track current_track();
+/** The op running on this thread (set by the model-node observer while profiling): the thread pool
+ *  names each core's share of the op's blocks after it. Empty when none. */
+const std::string& op_label();
+void set_op_label(const std::string& label);
 /** RAII: run a stream task under (pid, tid). */
 class ScopedTrack {
  public:
