@@ -170,6 +170,10 @@ def test_portable_and_avx2_paths(isa):
             for act in ACTIVATIONS:
                 (y,) = run_op("MatMul", [a, b], [(m, n)], [np.float32], activation_attrs(act))
                 assert_close(y, activation(a.astype(np.float64) @ b, act), np.float32, k)
+        for m in (2, 37):  # few-row and packed paths, transposed B panels
+            a, b, c = rand(rng, (m, 75)), rand(rng, (41, 75)), rand(rng, (41,))
+            (y,) = run_op("Gemm", [a, b, c], [(m, 41)], [np.float32], {"transB": 1})
+            assert_close(y, a.astype(np.float64) @ b.T + c, np.float32, 75)
         x, w, bias = rand(rng, (1, 5, 9, 11)), rand(rng, (6, 5, 3, 3)), rand(rng, (6,))
         want = conv_ref(x, w, bias, pads=[1, 1, 1, 1])
         (y,) = run_op("Conv", [x, w, bias], [want.shape], [np.float32], {"pads": [1, 1, 1, 1]})
