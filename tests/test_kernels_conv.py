@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from kernel_ref import (ACTIVATIONS, BF16, activation, activation_attrs, assert_close, conv_ref, conv_transpose_ref,
-                        rand, run_op, core_testing)
+from kernel_ref import (ACTIVATIONS, BF16, activation, activation_attrs, assert_close, conv_out_shape, conv_ref,
+                        conv_transpose_ref, rand, run_op, core_testing)
 
 DTYPES = [np.float32, np.float16] + ([BF16] if BF16 is not None else [])
 
@@ -177,3 +177,46 @@ def test_conv_transpose_errors():
     with pytest.raises(t.OpError) as e:
         run_op("ConvTranspose", [x, np.ones((3, 2, 3, 3), np.float32)], [(1, 2, 7, 7)], [np.float32])
     assert e.value.code == 100021
+
+
+def test_conv_random_geometries():
+    """Seeded random 1-3-D geometries: groups, strides, dilations, asymmetric pads, batch."""
+    rng = np.random.default_rng(123)
+    checked = 0
+    while checked < 60:
+        nsp, g = int(rng.integers(1, 4)), int(rng.choice([1, 1, 2, 3]))
+        c, m = g * int(rng.integers(1, 4)), g * int(rng.integers(1, 4))
+        k = [int(rng.integers(1, 4)) for _ in range(nsp)]
+        at = {"strides": [int(rng.integers(1, 3)) for _ in range(nsp)],
+              "dilations": [int(rng.integers(1, 3)) for _ in range(nsp)],
+              "pads": [int(rng.integers(0, 3)) for _ in range(2 * nsp)], "group": g}
+        x = rand(rng, [int(rng.integers(1, 3)), c] + [int(rng.integers(1, 9)) for _ in range(nsp)])
+        w, b = rand(rng, [m, c // g] + k), rand(rng, (m,))
+        out = conv_out_shape(list(x.shape[2:]), k, at["strides"], at["dilations"], at["pads"][:nsp], at["pads"][nsp:])
+        if min(out) <= 0:  # the window does not fit: no such convolution
+            continue
+        want = _ref(x, w, b, at)
+        checked += 1
+        (y,) = run_op("Conv", [x, w, b], [want.shape], [np.float32], at)
+        assert_close(y, want, np.float32, int(np.prod(w.shape[1:])))
+
+
+def test_conv_transpose_random_geometries():
+    rng = np.random.default_rng(7)
+    checked = 0
+    while checked < 60:
+        nsp, g = int(rng.integers(1, 4)), int(rng.choice([1, 2]))
+        c, mg = g * int(rng.integers(1, 4)), int(rng.integers(1, 4))
+        s = [int(rng.integers(1, 4)) for _ in range(nsp)]
+        at = {"strides": s, "dilations": [int(rng.integers(1, 3)) for _ in range(nsp)],
+              "pads": [int(rng.integers(0, 2)) for _ in range(2 * nsp)], "group": g,
+              "output_padding": [int(rng.integers(0, s[i])) for i in range(nsp)]}
+        x = rand(rng, [int(rng.integers(1, 3)), c] + [int(rng.integers(1, 6)) for _ in range(nsp)])
+        w = rand(rng, [c, mg] + [int(rng.integers(1, 4)) for _ in range(nsp)])
+        b = rand(rng, (mg * g,))
+        want = conv_transpose_ref(x, w, b, at["strides"], at["dilations"], at["pads"], g, at["output_padding"])
+        if min(want.shape) <= 0:
+            continue
+        checked += 1
+        (y,) = run_op("ConvTranspose", [x, w, b], [want.shape], [np.float32], at)
+        assert_close(y, want, np.float32, c * int(np.prod(w.shape[2:])))

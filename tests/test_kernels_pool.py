@@ -3,7 +3,7 @@ storage_order semantics were checked against onnxruntime when this suite was wri
 import numpy as np
 import pytest
 
-from kernel_ref import BF16, assert_close, pool_ref, rand, run_op, core_testing
+from kernel_ref import BF16, assert_close, conv_out_shape, pool_ref, rand, run_op, core_testing
 
 DTYPES = [np.float32, np.float16] + ([BF16] if BF16 is not None else [])
 OP = {"max": "MaxPool", "avg": "AveragePool", "lp": "LpPool"}
@@ -112,3 +112,35 @@ def test_pool_errors():
     with pytest.raises(t.OpError) as e:
         run_op("GlobalAveragePool", [x.astype(np.int64)], [(1, 2, 1, 1)], [np.int64])
     assert e.value.code == 100021
+
+
+def test_pool_random_geometries():
+    rng = np.random.default_rng(321)
+    checked = 0
+    while checked < 80:
+        nsp = int(rng.integers(1, 4))
+        sp = [int(rng.integers(1, 9)) for _ in range(nsp)]
+        k = [int(rng.integers(1, 4)) for _ in range(nsp)]
+        pads = [min(int(rng.integers(0, 3)), k[i % nsp] - 1) for i in range(2 * nsp)]
+        kind = str(rng.choice(["max", "avg", "lp"]))
+        at = {"kernel_shape": k, "strides": [int(rng.integers(1, 3)) for _ in range(nsp)], "pads": pads}
+        if kind != "lp":
+            at["ceil_mode"] = int(rng.integers(0, 2))
+        if kind == "max":
+            at["dilations"] = [int(rng.integers(1, 3)) for _ in range(nsp)]
+        if kind == "avg":
+            at["count_include_pad"] = int(rng.integers(0, 2))
+        x = rand(rng, [int(rng.integers(1, 3)), int(rng.integers(1, 4))] + sp)
+        out = conv_out_shape(sp, k, at["strides"], at.get("dilations", [1] * nsp), pads[:nsp], pads[nsp:],
+                             at.get("ceil_mode", 0))
+        if min(out) <= 0:  # the window does not fit: no such pooling
+            continue
+        want, idx = _ref(kind, x, at)
+        checked += 1
+        if kind == "max":
+            y, got_idx = run_op("MaxPool", [x], [want.shape, want.shape], [np.float32, np.int64], at)
+            np.testing.assert_array_equal(got_idx, idx)
+            np.testing.assert_array_equal(y, want.astype(np.float32))
+        else:
+            (y,) = run_op(OP[kind], [x], [want.shape], [np.float32], at)
+            assert_close(y, want, np.float32)
