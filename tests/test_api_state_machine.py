@@ -52,12 +52,14 @@ class AclApiMachine(RuleBasedStateMachine):
 
         self.acl = acl
         self.device = 0
-        self.allocs = {}      # ptr -> [device, size, np.uint8 contents]
-        self.freed = set()    # ptrs freed and not handed out again
-        self.streams = {}     # handle -> device
-        self.dead_streams = set()
+        # Draws must not depend on addresses (they differ between runs, and hypothesis
+        # replays draws): everything is kept in insertion order and drawn by position.
+        self.allocs = {}      # ptr -> [device, size, np.uint8 contents], in allocation order
+        self.freed = []       # ptrs freed (append only; an address may be live again)
+        self.streams = {}     # handle -> device, in creation order
+        self.dead_streams = []
         self.events = {}      # handle -> device
-        self.dead_events = set()
+        self.dead_events = []
         self.baseline = {}
         self.rng = np.random.default_rng(0)
 
@@ -81,10 +83,6 @@ class AclApiMachine(RuleBasedStateMachine):
 
     def _live_on(self, dev):
         return [p for p, a in self.allocs.items() if a[0] == dev]
-
-    def _claim(self, ptr):
-        # the pool reuses addresses: a new handle equal to a dead one is live again
-        self.freed.discard(ptr)
 
     # ------------------------------------------------------------------ devices and contexts
 
@@ -138,7 +136,6 @@ class AclApiMachine(RuleBasedStateMachine):
         p, ret = self.acl.rt.malloc(size, 0)
         assert ret == OK and p % 64 == 0
         assert p not in self.allocs
-        self._claim(p)
         self.allocs[p] = [self.device, size, np.zeros(usable(size), np.uint8)]
         # fresh memory has undefined contents: define it
         assert self.acl.rt.memset(p, usable(size), 0, usable(size)) == OK
@@ -148,7 +145,7 @@ class AclApiMachine(RuleBasedStateMachine):
         live = self._live_on(self.device)
         if not live:
             return
-        p = data.draw(st.sampled_from(sorted(live)))
+        p = data.draw(st.sampled_from(live))
         dev, size, shadow = self.allocs[p]
         off = data.draw(st.integers(0, usable(size) - 1))
         n = data.draw(st.integers(1, usable(size) - off))
@@ -164,7 +161,7 @@ class AclApiMachine(RuleBasedStateMachine):
         live = self._live_on(self.device)
         if not live:
             return
-        p = data.draw(st.sampled_from(sorted(live)))
+        p = data.draw(st.sampled_from(live))
         size = self.allocs[p][1]
         n = data.draw(st.integers(1, usable(size)))
         assert self.acl.rt.memset(p, n, value, n) == OK
@@ -172,14 +169,14 @@ class AclApiMachine(RuleBasedStateMachine):
 
     @rule(data=st.data(), use_stream=st.booleans())
     def device_to_device(self, data, use_stream):
-        live = sorted(self._live_on(self.device))
+        live = self._live_on(self.device)
         if len(live) < 2:
             return
         dst, src = data.draw(st.permutations(live))[:2]
         n = min(usable(self.allocs[dst][1]), usable(self.allocs[src][1]))
         streams = [s for s, d in self.streams.items() if d == self.device]
         if use_stream and streams:
-            s = data.draw(st.sampled_from(sorted(streams)))
+            s = data.draw(st.sampled_from(streams))
             assert self.acl.rt.memcpy_async(dst, n, src, n, D2D, s) == OK
             assert self.acl.rt.synchronize_stream(s) == OK
         else:
@@ -191,7 +188,7 @@ class AclApiMachine(RuleBasedStateMachine):
         live = self._live_on(self.device)
         if not live:
             return
-        p = data.draw(st.sampled_from(sorted(live)))
+        p = data.draw(st.sampled_from(live))
         room = usable(self.allocs[p][1])
         buf = np.zeros(room + extra, np.uint8)
         # past the end of the allocation, and count > destMax: 107000, nothing written
@@ -205,17 +202,18 @@ class AclApiMachine(RuleBasedStateMachine):
     def free(self, data):
         if not self.allocs:
             return
-        p = data.draw(st.sampled_from(sorted(self.allocs)))
-        dev = self.allocs[p][0]
+        p = data.draw(st.sampled_from(list(self.allocs)))
         # freeing needs a context, but not the allocation's device: CANN frees by address
         assert self.acl.rt.free(p) == OK
         del self.allocs[p]
-        self.freed.add(p)
+        self.freed.append(p)
 
     @precondition(lambda self: bool(self.freed))
     @rule(data=st.data())
     def double_free_and_use_after_free(self, data):
-        p = data.draw(st.sampled_from(sorted(self.freed)))
+        p = data.draw(st.sampled_from(self.freed))
+        if p in self.allocs:
+            return  # handed out again by a later malloc
         # an address inside a live block (a neighbour's interior) is still not a live allocation
         assert self.acl.rt.free(p) == PARAM_INVALID
         buf = np.zeros(16, np.uint8)
@@ -234,28 +232,28 @@ class AclApiMachine(RuleBasedStateMachine):
     def create_stream(self):
         s, ret = self.acl.rt.create_stream()
         assert ret == OK and s
-        self.dead_streams.discard(s)
         self.streams[s] = self.device
 
     @rule(data=st.data())
     def destroy_stream(self, data):
-        mine = sorted(s for s, d in self.streams.items() if d == self.device)
+        mine = [s for s, d in self.streams.items() if d == self.device]
         if not mine:
             return
         s = data.draw(st.sampled_from(mine))
         assert self.acl.rt.destroy_stream(s) == OK
         del self.streams[s]
-        self.dead_streams.add(s)
+        self.dead_streams.append(s)
 
     @precondition(lambda self: bool(self.dead_streams))
     @rule(data=st.data())
     def stream_use_after_destroy(self, data):
-        s = data.draw(st.sampled_from(sorted(self.dead_streams)))
+        s = data.draw(st.sampled_from(self.dead_streams))
+        if s in self.streams:
+            return  # the handle was reused by a later create
         assert self.acl.rt.destroy_stream(s) == PARAM_INVALID
         assert self.acl.rt.synchronize_stream(s) == PARAM_INVALID
         e, ret = self.acl.rt.create_event()
         assert ret == OK
-        self.dead_events.discard(e)
         assert self.acl.rt.record_event(e, s) == PARAM_INVALID
         assert self.acl.rt.destroy_event(e) == OK
 
@@ -263,16 +261,15 @@ class AclApiMachine(RuleBasedStateMachine):
     def create_event(self):
         e, ret = self.acl.rt.create_event()
         assert ret == OK and e
-        self.dead_events.discard(e)
         self.events[e] = self.device
 
     @rule(data=st.data())
     def record_and_wait(self, data):
-        events = sorted(e for e, d in self.events.items() if d == self.device)
+        events = [e for e, d in self.events.items() if d == self.device]
         if not events:
             return
         e = data.draw(st.sampled_from(events))
-        streams = sorted(s for s, d in self.streams.items() if d == self.device) + [0]
+        streams = [s for s, d in self.streams.items() if d == self.device] + [0]
         s = data.draw(st.sampled_from(streams))
         assert self.acl.rt.record_event(e, s) == OK
         assert self.acl.rt.synchronize_event(e) == OK
@@ -283,15 +280,17 @@ class AclApiMachine(RuleBasedStateMachine):
     def destroy_event(self, data):
         if not self.events:
             return
-        e = data.draw(st.sampled_from(sorted(self.events)))
+        e = data.draw(st.sampled_from(list(self.events)))
         assert self.acl.rt.destroy_event(e) == OK
         del self.events[e]
-        self.dead_events.add(e)
+        self.dead_events.append(e)
 
     @precondition(lambda self: bool(self.dead_events))
     @rule(data=st.data())
     def event_use_after_destroy(self, data):
-        e = data.draw(st.sampled_from(sorted(self.dead_events)))
+        e = data.draw(st.sampled_from(self.dead_events))
+        if e in self.events:
+            return  # the handle was reused by a later create
         assert self.acl.rt.destroy_event(e) == PARAM_INVALID
         assert self.acl.rt.record_event(e, 0) == PARAM_INVALID
         assert self.acl.rt.synchronize_event(e) == PARAM_INVALID
