@@ -82,7 +82,9 @@ struct PowOp {
   template <class T>
   ACL_SIM_INLINE T operator()(T a, T b) const {
     if constexpr (std::is_integral_v<T>) {
-      if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0);
+      if constexpr (std::is_signed_v<T>) {
+        if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0);
+      }
       T r = 1, base = a;
       for (auto e = b; e > 0; e >>= 1) {
         if (e & 1) r = static_cast<T>(r * base);

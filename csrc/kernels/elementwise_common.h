@@ -157,7 +157,8 @@ const Attrs& attrs_of(const OpContext& ctx);
 
 inline int64_t prod(const std::vector<int64_t>& v, size_t from = 0, size_t to = SIZE_MAX) {
   int64_t n = 1;
-  for (size_t i = from; i < std::min(to, v.size()); ++i) n *= v[i];
+  const size_t end = std::min(to, v.size());
+  for (size_t i = from; i < end; ++i) n *= v[i];
   return n;
 }
 
