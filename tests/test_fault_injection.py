@@ -131,7 +131,7 @@ def allreduce(comms, results):
         sync = acl.rt.synchronize_stream(s)
         out = np.zeros(8, np.float32)
         acl.rt.memcpy(out.ctypes.data, 32, p, 32, 2)
-        results[r] = (ret, sync, hccl.get_comm_async_error(comms[r]), float(out[0]))
+        results[r] = (ret, sync, hccl.get_comm_async_error(comms[r])[0], float(out[0]))
         acl.rt.free(p); acl.rt.destroy_stream(s)
     ts = [threading.Thread(target=rank, args=(r,)) for r in range(N)]
     [t.start() for t in ts]
