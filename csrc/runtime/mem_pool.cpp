@@ -9,6 +9,7 @@
 #include "acl/acl_rt.h"
 #include "common/fault_injection.h"
 #include "common/log.h"
+#include "prof/profiler.h"
 
 namespace acl_sim {
 namespace {
@@ -34,6 +35,7 @@ MemPool::MemPool(int32_t device_id, size_t capacity) : device_id_(device_id) {
   base_ = reinterpret_cast<uintptr_t>(p);
   arena_free_[base_] = capacity_;
   by_addr_.reserve(4096);
+  small_bins_.resize(kDirectBins + 1);
 }
 
 MemPool::~MemPool() {
@@ -60,15 +62,21 @@ void* MemPool::allocate(size_t size, bool pad) {
   b->requested = size;
   b->seg->used_blocks++;
   used_ += b->size;
+  if (prof::enabled()) prof::counter("device memory used", device_id_, prof::now_ns(), static_cast<double>(used_));
   return reinterpret_cast<void*>(b->addr);
 }
 
 MemPool::Block* MemPool::take_block(size_t block_size) {
   // 1. An exact-size cached block: the common repeated malloc/free case, O(1).
-  auto bin = bins_.find(block_size);
-  if (bin != bins_.end() && !bin->second.empty()) {
-    Block* b = bin->second.back();
-    bin->second.pop_back();
+  std::vector<Block*>* bin = nullptr;
+  if (block_size / kAlign <= kDirectBins) {
+    bin = &small_bins_[block_size / kAlign];
+  } else if (auto it = bins_.find(block_size); it != bins_.end()) {
+    bin = &it->second;
+  }
+  if (bin && !bin->empty()) {
+    Block* b = bin->back();
+    bin->pop_back();
     b->binned = false;
     binned_bytes_ -= b->size;
     return b;
@@ -113,13 +121,15 @@ void MemPool::insert_free(Block* b) { free_set_.insert({b->size, b->addr}); }
 void MemPool::erase_free(Block* b) { free_set_.erase({b->size, b->addr}); }
 
 void MemPool::merge_bins() {
-  for (auto& kv : bins_) {
-    for (Block* b : kv.second) {
+  auto merge = [&](std::vector<Block*>& bin) {
+    for (Block* b : bin) {
       b->binned = false;
       insert_free(coalesce(b));
     }
-    kv.second.clear();
-  }
+    bin.clear();
+  };
+  for (auto& bin : small_bins_) merge(bin);
+  for (auto& kv : bins_) merge(kv.second);
   binned_bytes_ = 0;
 }
 
@@ -244,8 +254,13 @@ void MemPool::free(void* p) {
   b->seg->used_blocks--;
   used_ -= b->size;
   b->binned = true;
-  bins_[b->size].push_back(b);
+  bin_for(b->size).push_back(b);
   binned_bytes_ += b->size;
+  if (prof::enabled()) prof::counter("device memory used", device_id_, prof::now_ns(), static_cast<double>(used_));
+}
+
+std::vector<MemPool::Block*>& MemPool::bin_for(size_t block_size) {
+  return block_size / kAlign <= kDirectBins ? small_bins_[block_size / kAlign] : bins_[block_size];
 }
 
 const MemPool::Block* MemPool::find_live(const void* p) const {

@@ -109,7 +109,10 @@ class ACL_SIM_RT_API MemPool {
   std::map<uintptr_t, Block*> blocks_;                      // every block, by start (range lookups)
   std::unordered_map<uintptr_t, Block*> by_addr_;           // the same blocks, O(1) lookup for free()
   std::set<std::pair<size_t, uintptr_t>> free_set_;         // coalesced free blocks: (size, start)
-  std::unordered_map<size_t, std::vector<Block*>> bins_;    // freed blocks by exact size
+  std::vector<Block*>& bin_for(size_t block_size);
+  static constexpr size_t kDirectBins = 1024;               // sizes up to 64 KiB: indexed, no hashing
+  std::vector<std::vector<Block*>> small_bins_;             // freed blocks by exact size (size / 64)
+  std::unordered_map<size_t, std::vector<Block*>> bins_;    // freed blocks by exact size, larger ones
   size_t binned_bytes_ = 0;
 };
 
