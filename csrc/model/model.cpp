@@ -47,6 +47,7 @@ struct Model::Impl {
   const uint8_t* weights = nullptr;
   std::vector<GraphExecutor> executors;
   uint64_t work_size = 0;
+  bool describe_only = false;
 
   std::vector<std::vector<std::vector<int64_t>>> in_dims, out_dims;  // [profile][io]
   std::vector<std::vector<size_t>> in_sizes, out_sizes;
@@ -165,6 +166,11 @@ std::shared_ptr<Model> finish_load(std::shared_ptr<Model> model, Model::Impl& m,
                                    const ModelMemory& mem, bool weights_in_place) {
   m.pool = mem.pool;
   for (const auto& g : m.om.graphs) m.work_size = std::max(m.work_size, g.workspace_size);
+  if (mem.describe_only) {
+    m.describe_only = true;
+    m.describe_profiles();
+    return model;
+  }
   const uint8_t* src = image + m.om.weights_offset;
   size_t wsize = size_t(m.om.weights_size);
   if (mem.weight) {
@@ -285,6 +291,7 @@ const std::string& Model::meta_json() const { return impl_->om.meta_json; }
 
 void Model::run(size_t profile, const std::vector<void*>& inputs, const std::vector<void*>& outputs) const {
   Impl& m = *impl_;
+  ACL_SIM_REQUIRE(!m.describe_only, ACL_ERROR_INVALID_PARAM, "the model was loaded for description only");
   m.check_profile(profile);
   const ModelIO& io = m.om.io;
   ACL_SIM_REQUIRE(inputs.size() == io.inputs.size(), ACL_ERROR_INVALID_PARAM, "the model has ", io.inputs.size(),

@@ -80,6 +80,8 @@ struct ModelMemory {
   void* weight = nullptr;        // user weight memory, or nullptr
   size_t weight_size = 0;
   bool map_weights = false;      // use the weights in place inside the (mapped) file bytes, no copy
+  bool describe_only = false;    // validate and describe only: no weight copy, no workspace; run() fails
+                                 // (aclmdlGetDescFromFile/FromMem)
 };
 
 class ACL_SIM_MODEL_API Model {

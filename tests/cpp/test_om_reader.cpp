@@ -109,6 +109,24 @@ static void test_valid_model_runs() {
   CHECK(code == 100000);
 }
 
+static void test_describe_only() {
+  auto img = assemble(kIoDesc, kGraph);
+  ModelMemory mem;
+  mem.describe_only = true;
+  auto model = Model::load_with(img.data(), img.size(), mem);
+  CHECK(model->io().inputs.size() == 1 && model->io().inputs[0].name == "x");
+  CHECK((model->input_dims(0) == std::vector<std::vector<int64_t>>{{2, 3}}));
+  CHECK(model->work_size() == 64 && model->weight_size() == 12);
+  float x[6] = {}, y[6] = {};
+  int code = 0;
+  try {
+    model->run(0, {x}, {y});
+  } catch (const Error& e) {
+    code = e.code();
+  }
+  CHECK(code == 100000);
+}
+
 static void test_truncations_and_bit_flips() {
   auto img = assemble(kIoDesc, kGraph);
   for (size_t cut = 0; cut < img.size(); ++cut) {
@@ -156,6 +174,7 @@ static void test_random_json_edits() {
 
 int main() {
   test_valid_model_runs();
+  test_describe_only();
   test_truncations_and_bit_flips();
   test_random_json_edits();
   if (failures) {
