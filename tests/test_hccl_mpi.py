@@ -44,7 +44,7 @@ def test_mpi_ranks(n):
     env.setdefault("ACL_SIM_DEVICE_COUNT", "1")
     cmd = [mpiexec, "-n", str(n), sys.executable, os.path.join(HERE, "hccl_mpi_worker.py")]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired as e:
         pytest.fail(f"mpiexec -n {n} hung:\n{e.stdout}\n{e.stderr}")
     out = proc.stdout + proc.stderr
