@@ -7,6 +7,7 @@ network) the test FAILS: multi-process HCCL is part of the contract."""
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import os
 import shutil
 import subprocess
@@ -20,8 +21,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def _ensure_mpi():
     try:
         importlib.import_module("mpi4py")
-        importlib.import_module("mpich")
-    except ImportError:
+        importlib.metadata.distribution("mpich")  # the wheel ships libmpi + mpiexec, no Python module
+    except (ImportError, importlib.metadata.PackageNotFoundError):
         proc = subprocess.run([sys.executable, "-m", "pip", "install", "mpich", "mpi4py"], capture_output=True,
                               text=True, timeout=600)
         if proc.returncode != 0:
