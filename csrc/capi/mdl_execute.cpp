@@ -75,7 +75,7 @@ void enqueue(PreparedRun run, Stream& stream) {
   run.lm->begin_run();
   std::shared_ptr<LoadedModel> lm = run.lm;
   try {
-    stream.enqueue([run = std::move(run)] {
+    stream.enqueue("model_execute", [run = std::move(run)] {
       struct Done {
         LoadedModel* lm;
         ~Done() { lm->end_run(); }

@@ -198,7 +198,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint3
     spec->enter = fn->binary->enter_hook();
     spec->block_dim = numBlocks;
     spec->keep_alive = fn->binary;
-    s->enqueue([spec, slots, n, soc] {
+    s->enqueue("kernel_launch", [spec, slots, n, soc] {
       spec->slots.assign(slots, slots + n);
       acl_sim::run_blocks(*spec, *soc);
     });

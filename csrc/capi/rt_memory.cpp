@@ -152,7 +152,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void* dst, size_t destMax, const v
   return api_call("aclrtMemcpyAsync", [&] {
     check_copy(dst, destMax, src, count, kind, true);
     Stream& s = resolve_stream(stream);
-    if (count) s.enqueue([dst, src, count] { std::memmove(dst, src, count); });
+    if (count) s.enqueue("memcpy_async", [dst, src, count] { std::memmove(dst, src, count); });
   });
 }
 
@@ -170,7 +170,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const 
   return api_call("aclrtMemcpy2dAsync", [&] {
     check_2d(dpitch, spitch, width, height);
     check_copy(dst, dpitch * (height - 1) + width, src, spitch * (height - 1) + width, kind, true);
-    resolve_stream(stream).enqueue([=] {
+    resolve_stream(stream).enqueue("memcpy_async", [=] {
       copy_2d(static_cast<char*>(dst), dpitch, static_cast<const char*>(src), spitch, width, height);
     });
   });
@@ -191,7 +191,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int
     // Two words of capture fit std::function's local storage: no heap allocation per task.
     // The fill byte rides in the top byte of the count (device ranges are far below 2^56).
     uint64_t packed = static_cast<uint64_t>(count) | (static_cast<uint64_t>(value & 0xFF) << 56);
-    if (count) s.enqueue([devPtr, packed] {
+    if (count) s.enqueue("memset_async", [devPtr, packed] {
       std::memset(devPtr, static_cast<int>(packed >> 56), static_cast<size_t>(packed & ((uint64_t(1) << 56) - 1)));
     });
   });

@@ -119,7 +119,7 @@ void run_blocks(const LaunchSpec& spec, const SocProfile& soc) {
 void enqueue_launch(Stream& stream, LaunchSpec spec) {
   const SocProfile* soc = &stream.device().profile();
   auto shared = std::make_shared<const LaunchSpec>(std::move(spec));
-  stream.enqueue([shared, soc] { run_blocks(*shared, *soc); });
+  stream.enqueue("kernel_launch", [shared, soc] { run_blocks(*shared, *soc); });
 }
 
 }  // namespace acl_sim

@@ -63,7 +63,7 @@ void Communicator::enqueue(aclrtStream stream, OpDesc desc) {
                   ", but this rank's communicator is on device ", device_id_);
   if (fault::hccl_rank_absent(rank_)) return;  // hardening tests: this rank never arrives
   std::shared_ptr<Communicator> self = shared_from_this();
-  s->enqueue([self, desc = std::move(desc)] {
+  s->enqueue("hccl_collective", [self, desc = std::move(desc)] {
     try {
       self->execute(desc);
     } catch (const Error& e) {

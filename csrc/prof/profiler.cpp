@@ -270,6 +270,23 @@ Track current_track() {
   return t;
 }
 
+int64_t stream_track(const void* stream, int pid, bool is_default) {
+  static std::mutex mu;
+  static std::map<const void*, int64_t>* ids = new std::map<const void*, int64_t>();
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = ids->find(stream);
+  if (it != ids->end()) return it->second;
+  const int64_t id = static_cast<int64_t>(ids->size()) + 1;
+  ids->emplace(stream, id);
+  name_thread(pid, id, (is_default ? "default stream " : "stream ") + std::to_string(id));
+  return id;
+}
+
+TaskSpan::~TaskSpan() {
+  Track t = current_track();
+  span(name_, "task", t.pid, t.tid, start_, now_ns());
+}
+
 ScopedTrack::ScopedTrack(int pid, int64_t tid) : saved_(t_track) {
   t_track = Track{pid, tid};
   t_has_track = true;

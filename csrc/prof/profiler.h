@@ -88,6 +88,18 @@ Track current_track();
  *  names each core's share of the op's blocks after it. Empty when none. */
 const std::string& op_label();
 void set_op_label(const std::string& label);
+/** The trace track of a stream (sequential per process; named "stream N" / "default stream N"). */
+int64_t stream_track(const void* stream, int pid, bool is_default);
+/** RAII: a span named @p name (a string literal) on the calling thread's current track. */
+class TaskSpan {
+ public:
+  explicit TaskSpan(const char* name) : name_(name), start_(now_ns()) {}
+  ~TaskSpan();
+
+ private:
+  const char* name_;
+  uint64_t start_;
+};
 /** RAII: run a stream task under (pid, tid). */
 class ScopedTrack {
  public:

@@ -37,7 +37,7 @@ void Event::record(Stream& s) {
     has_record_ = true;
   }
   auto self = shared_from_this();
-  s.enqueue([self, gen] { self->complete(gen); });
+  s.enqueue("event_record", [self, gen] { self->complete(gen); });
 }
 
 void Event::complete(uint64_t gen) {

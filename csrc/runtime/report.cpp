@@ -117,7 +117,7 @@ void ReportRegistry::launch(aclrtCallback fn, void* user_data, bool block, Strea
          " has no callback thread: call aclrtSubscribeReport(threadId, stream) first");
   auto item = std::make_shared<CallbackItem>(fn, user_data);
   Impl* im = impl_;
-  s.enqueue([im, tid, item] {
+  s.enqueue("callback", [im, tid, item] {
     std::lock_guard<std::mutex> lock(im->mu);
     im->threads[tid].items.push_back(item);
     im->cv.notify_all();

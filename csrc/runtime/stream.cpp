@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "acl/acl_rt.h"
 #include "common/fault_injection.h"
 #include "common/log.h"
+#include "prof/profiler.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/runtime.h"
@@ -36,9 +38,11 @@ void Stream::schedule_locked(std::unique_lock<std::mutex>& lock) {
   StreamScheduler::instance().make_ready(shared_from_this());
 }
 
-void Stream::enqueue(Task task) {
+void Stream::enqueue(Task task) { enqueue("task", std::move(task)); }
+
+void Stream::enqueue(const char* name, Task task) {
   std::unique_lock<std::mutex> lock(mu_);
-  queue_.push_back(Entry{std::move(task), nullptr});
+  queue_.push_back(Entry{std::move(task), nullptr, name});
   ++enqueued_;
   schedule_locked(lock);
 }
@@ -70,9 +74,17 @@ void Stream::drain(size_t budget) {
       queue_.pop_front();
     } else {
       Task task = std::move(front.task);
+      const char* task_name = front.name;
       queue_.pop_front();
       lock.unlock();
       fault::maybe_stall_task();  // hardening tests: ACL_SIM_FAULT_STALL_TASK_MS
+      // Profiling: the task, and every op it runs, land on this stream's track of its device.
+      std::optional<prof::ScopedTrack> track;
+      std::optional<prof::TaskSpan> span;
+      if (prof::enabled()) {
+        track.emplace(device_.id(), prof::stream_track(this, device_.id(), is_default_));
+        span.emplace(task_name);
+      }
       try {
         task();
       } catch (const Error& e) {

@@ -47,6 +47,8 @@ class ACL_SIM_RT_API Stream : public std::enable_shared_from_this<Stream> {
   /** Append @p task; it runs after every earlier task of this stream. Returns immediately. Thread-safe.
    *  A task that throws stores its Error; later tasks still run, and the next synchronize() rethrows it. */
   void enqueue(Task task);
+  /** As enqueue(task); @p name (a string literal) labels the task's span in profiler traces. */
+  void enqueue(const char* name, Task task);
   /** Later tasks wait until @p w is satisfied. Thread-safe. */
   void enqueue_wait(std::shared_ptr<Waitable> w);
   /** Wait until every task enqueued so far has run; rethrows (and clears) the first stored Error. */
@@ -77,6 +79,7 @@ class ACL_SIM_RT_API Stream : public std::enable_shared_from_this<Stream> {
   struct Entry {
     Task task;
     std::shared_ptr<Waitable> wait;
+    const char* name = "task";
   };
   void schedule_locked(std::unique_lock<std::mutex>& lock);
 
