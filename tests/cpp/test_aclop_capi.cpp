@@ -6,14 +6,7 @@
 
 #include "acl/acl.h"
 
-static int failures = 0;
-#define CHECK(cond)                                                      \
-  do {                                                                   \
-    if (!(cond)) {                                                       \
-      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                        \
-    }                                                                    \
-  } while (0)
+#include "check.h"
 
 int main() {
   CHECK(aclInit(nullptr) == ACL_SUCCESS);
@@ -92,6 +85,6 @@ int main() {
   CHECK(aclrtDestroyStream(stream) == ACL_SUCCESS);
   CHECK(aclrtResetDevice(0) == ACL_SUCCESS);
   CHECK(aclFinalize() == ACL_SUCCESS);
-  if (failures) std::fprintf(stderr, "test_aclop_capi: %d failure(s)\n", failures);
-  return failures ? 1 : 0;
+  if (g_failures) std::fprintf(stderr, "test_aclop_capi: %d failure(s)\n", g_failures.load());
+  return g_failures.load() ? 1 : 0;
 }

@@ -13,18 +13,11 @@
 #include "model/model.h"
 #include "model/om_reader.h"
 
+#include "check.h"
+
 using acl_sim::Error;
 using acl_sim::Model;
 using acl_sim::ModelMemory;
-
-static int failures = 0;
-#define CHECK(cond)                                                                 \
-  do {                                                                              \
-    if (!(cond)) {                                                                  \
-      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                                   \
-    }                                                                               \
-  } while (0)
 
 static const char* kIoDesc =
     R"({"inputs":[{"name":"x","dtype":0,"format":2,"dims":[2,3],"size":24}],)"
@@ -177,8 +170,8 @@ int main() {
   test_describe_only();
   test_truncations_and_bit_flips();
   test_random_json_edits();
-  if (failures) {
-    std::fprintf(stderr, "%d failure(s)\n", failures);
+  if (g_failures) {
+    std::fprintf(stderr, "%d failure(s)\n", g_failures.load());
     return 1;
   }
   std::puts("test_om_reader: all passed");

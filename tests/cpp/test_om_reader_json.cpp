@@ -8,18 +8,10 @@
 #include "common/error.h"
 #include "common/json.h"
 
+#include "check.h"
+
 using acl_sim::Error;
 namespace json = acl_sim::json;
-
-static int failures = 0;
-
-#define CHECK(cond)                                                    \
-  do {                                                                 \
-    if (!(cond)) {                                                     \
-      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                      \
-    }                                                                  \
-  } while (0)
 
 /** The code parse() throws for @p text, or 0 if it parses. */
 static int parse_code(const std::string& text, json::ParseOptions opt = {}) {
@@ -115,8 +107,8 @@ int main() {
   test_rejects();
   test_limits();
   test_accessors();
-  if (failures) {
-    std::fprintf(stderr, "%d failure(s)\n", failures);
+  if (g_failures) {
+    std::fprintf(stderr, "%d failure(s)\n", g_failures.load());
     return 1;
   }
   std::puts("test_om_reader_json: all passed");

@@ -11,17 +11,10 @@
 #include "common/error.h"
 #include "runtime/mem_pool.h"
 
+#include "check.h"
+
 using acl_sim::Error;
 using acl_sim::MemPool;
-
-static int g_failures = 0;
-#define EXPECT(cond)                                                  \
-  do {                                                                \
-    if (!(cond)) {                                                    \
-      std::fprintf(stderr, "%s:%d: EXPECT(%s)\n", __FILE__, __LINE__, #cond); \
-      ++g_failures;                                                   \
-    }                                                                 \
-  } while (0)
 
 template <class F>
 static int error_code(F&& f) {
@@ -37,33 +30,33 @@ static void test_rounding_and_alignment() {
   MemPool pool(0, 64 << 20);
   char* a = static_cast<char*>(pool.allocate(1));
   char* b = static_cast<char*>(pool.allocate(1));
-  EXPECT(reinterpret_cast<uintptr_t>(a) % 64 == 0);
-  EXPECT(b - a == 64);  // ALIGN_UP(1,32)+32 = 64
+  CHECK(reinterpret_cast<uintptr_t>(a) % 64 == 0);
+  CHECK(b - a == 64);  // ALIGN_UP(1,32)+32 = 64
   char* c = static_cast<char*>(pool.allocate(33));
   char* d = static_cast<char*>(pool.allocate(33));
-  EXPECT(d - c == 128);  // ALIGN_UP(33,32)+32 = 96 -> 128-byte block
+  CHECK(d - c == 128);  // ALIGN_UP(33,32)+32 = 96 -> 128-byte block
   char* e = static_cast<char*>(pool.allocate(64, /*pad=*/false));
   char* f = static_cast<char*>(pool.allocate(64, false));
-  EXPECT(f - e == 64);
-  EXPECT(pool.used() == 64 + 64 + 128 + 128 + 64 + 64);
+  CHECK(f - e == 64);
+  CHECK(pool.used() == 64 + 64 + 128 + 128 + 64 + 64);
   pool.check_range(c, 96);
-  EXPECT(error_code([&] { pool.check_range(c, 97); }) == ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT(error_code([&] { pool.check_range(c + 100, 1); }) == ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT(pool.bytes_from(c + 16) == 80);
+  CHECK(error_code([&] { pool.check_range(c, 97); }) == ACL_ERROR_RT_PARAM_INVALID);
+  CHECK(error_code([&] { pool.check_range(c + 100, 1); }) == ACL_ERROR_RT_PARAM_INVALID);
+  CHECK(pool.bytes_from(c + 16) == 80);
   for (char* p : {a, b, c, d, e, f}) pool.free(p);
-  EXPECT(pool.used() == 0);
-  EXPECT(error_code([&] { pool.free(a); }) == ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT(error_code([&] { pool.check_range(a, 1); }) == ACL_ERROR_RT_PARAM_INVALID);
+  CHECK(pool.used() == 0);
+  CHECK(error_code([&] { pool.free(a); }) == ACL_ERROR_RT_PARAM_INVALID);
+  CHECK(error_code([&] { pool.check_range(a, 1); }) == ACL_ERROR_RT_PARAM_INVALID);
   int host = 0;
-  EXPECT(error_code([&] { pool.free(&host); }) == ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT(error_code([&] { pool.allocate(0); }) == ACL_ERROR_INVALID_PARAM);
+  CHECK(error_code([&] { pool.free(&host); }) == ACL_ERROR_RT_PARAM_INVALID);
+  CHECK(error_code([&] { pool.allocate(0); }) == ACL_ERROR_INVALID_PARAM);
 }
 
 static void test_reuse_split_coalesce() {
   MemPool pool(0, 64 << 20);
   void* a = pool.allocate(1000);
   pool.free(a);
-  EXPECT(pool.allocate(1000) == a);  // exact-size cache hit
+  CHECK(pool.allocate(1000) == a);  // exact-size cache hit
   void* b = pool.allocate(1000);
   void* c = pool.allocate(1000);
   // Fill the rest of the 2 MiB segment (3 blocks of 1088 bytes used) so only coalescing can serve 3000.
@@ -73,7 +66,7 @@ static void test_reuse_split_coalesce() {
   pool.free(c);
   // a, b, c coalesce (after the bins merge) into one block big enough for 3x
   void* big = pool.allocate(3000);
-  EXPECT(big == a);
+  CHECK(big == a);
   pool.free(big);
   pool.free(rest);
 }
@@ -85,20 +78,20 @@ static void test_capacity_miss_releases_cache() {
     try {
       ps.push_back(pool.allocate(1 << 20));
     } catch (const Error& e) {
-      EXPECT(e.code() == ACL_ERROR_RT_MEMORY_ALLOCATION);
+      CHECK(e.code() == ACL_ERROR_RT_MEMORY_ALLOCATION);
       break;
     }
   }
-  EXPECT(ps.size() >= 36);
+  CHECK(ps.size() >= 36);
   for (void* p : ps) pool.free(p);
-  EXPECT(pool.reserved() >= 36u << 20);  // cached, still committed
+  CHECK(pool.reserved() >= 36u << 20);  // cached, still committed
   void* p = pool.allocate(30 << 20);     // needs the small-block segments given back first
-  EXPECT(p != nullptr);
+  CHECK(p != nullptr);
   std::memset(p, 1, 30 << 20);
   pool.free(p);
   pool.release_cached();
-  EXPECT(pool.reserved() == 0);
-  EXPECT(pool.live_allocations().empty());
+  CHECK(pool.reserved() == 0);
+  CHECK(pool.live_allocations().empty());
 }
 
 static void test_threads() {
@@ -128,8 +121,8 @@ static void test_threads() {
     });
   }
   for (auto& t : ts) t.join();
-  EXPECT(bad == 0);
-  EXPECT(pool.used() == 0);
+  CHECK(bad == 0);
+  CHECK(pool.used() == 0);
 }
 
 static void test_huge_reservation_is_free() {
@@ -145,7 +138,7 @@ int main() {
   test_capacity_miss_releases_cache();
   test_threads();
   test_huge_reservation_is_free();
-  if (g_failures) std::fprintf(stderr, "%d failure(s)\n", g_failures);
+  if (g_failures) std::fprintf(stderr, "%d failure(s)\n", g_failures.load());
   else std::printf("test_rt_pool: ok\n");
-  return g_failures ? 1 : 0;
+  return g_failures.load() ? 1 : 0;
 }

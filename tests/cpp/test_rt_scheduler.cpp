@@ -14,16 +14,9 @@
 #include "runtime/stream.h"
 #include "runtime/stream_scheduler.h"
 
-using namespace acl_sim;
+#include "check.h"
 
-static int g_failures = 0;
-#define EXPECT(cond)                                                           \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      std::fprintf(stderr, "%s:%d: EXPECT(%s)\n", __FILE__, __LINE__, #cond); \
-      ++g_failures;                                                            \
-    }                                                                          \
-  } while (0)
+using namespace acl_sim;
 
 int main() {
   if (aclInit(nullptr) || aclrtSetDevice(0)) return 1;
@@ -50,8 +43,8 @@ int main() {
     }
     bool all = true;
     for (auto& s : streams) all = s->synchronize_for(20000) && all;
-    EXPECT(all);
-    EXPECT(arrived == kParties);
+    CHECK(all);
+    CHECK(arrived == kParties);
   }
 
   // 2. A task's Error is kept; later tasks still run; synchronize reports it once.
@@ -65,8 +58,8 @@ int main() {
   } catch (const Error& e) {
     code = e.code();
   }
-  EXPECT(code == ACL_ERROR_RT_AICORE_EXCEPTION);
-  EXPECT(ran == 1);
+  CHECK(code == ACL_ERROR_RT_AICORE_EXCEPTION);
+  CHECK(ran == 1);
   s->synchronize();  // cleared
 
   // 3. 200 streams parked on one event hold no drainer thread; one record releases them all.
@@ -87,14 +80,14 @@ int main() {
     ev->wait_in(*waiters.back());
     waiters.back()->enqueue([&] { done++; });
   }
-  EXPECT(!waiters[0]->synchronize_for(50));
-  EXPECT(done.load() == 0);
-  EXPECT(StreamScheduler::instance().thread_count() < 32);
+  CHECK(!waiters[0]->synchronize_for(50));
+  CHECK(done.load() == 0);
+  CHECK(StreamScheduler::instance().thread_count() < 32);
   block_mu.unlock();
-  for (auto& w : waiters) EXPECT(w->synchronize_for(20000));
-  EXPECT(done.load() == 200);
+  for (auto& w : waiters) CHECK(w->synchronize_for(20000));
+  CHECK(done.load() == 200);
 
   if (aclrtResetDevice(0) || aclFinalize()) ++g_failures;
-  std::printf("test_rt_scheduler: %d failure(s)\n", g_failures);
-  return g_failures ? 1 : 0;
+  std::printf("test_rt_scheduler: %d failure(s)\n", g_failures.load());
+  return g_failures.load() ? 1 : 0;
 }
