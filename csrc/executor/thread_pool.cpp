@@ -47,7 +47,9 @@ struct Job {
   std::mutex error_mu;
   // Profiling: each thread's share of an op's blocks becomes one span on its core track.
   bool traced = false;
-  std::string trace_label;
+  // The caller's op label: it outlives the job, since the caller waits for every index, and each
+  // thread records its span before counting its indices as finished.
+  const std::string* trace_label = nullptr;
   int trace_pid = 0;
 
   // Runs indices until none are left; returns how many this thread finished.
@@ -68,9 +70,9 @@ struct Job {
       }
       ++mine;
     }
-    if (mine && traced) {
-      prof::span(trace_label, "blocks", trace_pid, prof::kCoreTidBase + static_cast<int64_t>(t_worker_index), start,
-                 prof::now_ns(), "\"blocks\":" + std::to_string(mine) + ",\"of\":" + std::to_string(n));
+    if (mine && traced && t_worker_index != 0) {  // callers (stream threads) are on their stream track already
+      prof::busy_span(*trace_label, "blocks", trace_pid, prof::kCoreTidBase + static_cast<int64_t>(t_worker_index),
+                      start, prof::now_ns());
     }
     if (mine) finished.fetch_add(mine, std::memory_order_acq_rel);
   }
@@ -153,7 +155,7 @@ void ThreadPool::parallelize(size_t n, Fn fn, void* ctx) {
   job->n = n;
   if (prof::enabled() && !prof::op_label().empty()) {
     job->traced = true;
-    job->trace_label = prof::op_label();
+    job->trace_label = &prof::op_label();
     job->trace_pid = prof::current_track().pid;
   }
   {

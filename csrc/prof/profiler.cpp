@@ -114,6 +114,21 @@ void span(const std::string& name, const char* cat, int pid, int64_t tid, uint64
   b.records.push_back(Record{'X', name, cat, pid, tid, start_ns, end_ns, args_json});
 }
 
+void busy_span(const std::string& name, const char* cat, int pid, int64_t tid, uint64_t start_ns, uint64_t end_ns) {
+  if (!enabled()) return;
+  ThreadBuffer& b = local_buffer();
+  std::lock_guard<std::mutex> lock(b.mu);
+  if (!b.records.empty()) {
+    Record& last = b.records.back();
+    if (last.ph == 'X' && last.cat == cat && last.tid == tid && last.pid == pid && start_ns >= last.end_ns &&
+        start_ns - last.end_ns < 20000 && last.name == name) {
+      last.end_ns = end_ns;
+      return;
+    }
+  }
+  b.records.push_back(Record{'X', name, cat, pid, tid, start_ns, end_ns, ""});
+}
+
 void instant(const std::string& name, const char* cat, int pid, int64_t tid, uint64_t ts_ns) {
   if (!enabled()) return;
   ThreadBuffer& b = local_buffer();
