@@ -96,10 +96,7 @@ void validate_launch(const char* fn, uint32_t block_dim, size_t num_args) {
 void run_blocks(const LaunchSpec& spec, const SocProfile& soc) {
   const bool profiling = prof::enabled();
   BlockJob job{&spec, soc.ub_size, soc.name, profiling, profiling ? prof::current_track().pid : 0};
-  if (profiling) {
-    for (size_t w = 0; w < ThreadPool::instance().concurrency(); ++w)
-      prof::name_thread(job.trace_pid, prof::kCoreTidBase + static_cast<int64_t>(w), "core worker " + std::to_string(w));
-  }
+  if (profiling) prof::name_core_tracks(job.trace_pid, ThreadPool::instance().concurrency());
   const uint64_t start = profiling ? prof::now_ns() : 0;
   ThreadPool::instance().parallelize(spec.block_dim, &run_one_block, &job);
   if (profiling) {  // one op record per launch, on the stream's track

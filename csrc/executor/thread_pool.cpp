@@ -157,6 +157,7 @@ void ThreadPool::parallelize(size_t n, Fn fn, void* ctx) {
     job->traced = true;
     job->trace_label = &prof::op_label();
     job->trace_pid = prof::current_track().pid;
+    prof::name_core_tracks(job->trace_pid, im.concurrency);
   }
   {
     std::lock_guard<std::mutex> lock(im.mu);

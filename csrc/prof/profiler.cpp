@@ -165,6 +165,16 @@ void name_thread(int pid, int64_t tid, const std::string& name) {
   r.thread_names[{pid, tid}] = name;
 }
 
+void name_core_tracks(int pid, size_t workers) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (size_t w = 0; w < workers; ++w) {
+    auto key = std::make_pair(pid, kCoreTidBase + static_cast<int64_t>(w));
+    if (!r.thread_names.count(key))
+      r.thread_names[key] = w ? "AI-core worker " + std::to_string(w) : std::string("AI-core blocks on stream threads");
+  }
+}
+
 bool device_selected(int device) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);

@@ -58,6 +58,8 @@ void counter(const std::string& name, int pid, uint64_t ts_ns, double value);
 void op(const OpRecord& rec);
 /** Name a (pid, tid) track, e.g. "stream 3" or "core 1". */
 void name_thread(int pid, int64_t tid, const std::string& name);
+/** Name the AI-core worker tracks 0..workers-1 of device @p pid (0: blocks run by stream threads). */
+void name_core_tracks(int pid, size_t workers);
 
 struct Config {
   std::string output_dir;           // where trace.json and op_summary.csv go
