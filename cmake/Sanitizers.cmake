@@ -26,7 +26,11 @@ function(acl_sim_apply_sanitizers target)
   endif()
   target_compile_options(${target} PRIVATE -O1 -g1)
   if(ACL_SIM_SANITIZE STREQUAL "address")
-    target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+    # -fno-sanitize=enum: the C API takes CANN's C enums (aclrtMemMallocPolicy, HcclDataType, ...)
+    # by value from C, ctypes and pybind11 callers, where any int can arrive, and validates them;
+    # UBSan's enum check would abort on loading the very value the entry point is about to reject.
+    target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-sanitize=enum -fno-omit-frame-pointer
+                           -fno-sanitize-recover=undefined)
     target_link_options(${target} PRIVATE -fsanitize=address,undefined)
     acl_sim_skip_kernel_sources(${target} -fno-sanitize=address,undefined)
   elseif(ACL_SIM_SANITIZE STREQUAL "thread")
