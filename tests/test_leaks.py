@@ -18,6 +18,9 @@ from conftest import run_python
 H2D, D2H = 1, 2
 MODEL_CYCLES = int(os.environ.get("ACL_SIM_LEAK_CYCLES", "10000"))
 HANDLE_CYCLES = MODEL_CYCLES
+# Under ASan (CI stage 3 preloads libasan) freed memory sits in ASan's quarantine (256 MiB),
+# so RSS says nothing about leaks there; the device-pool accounting still must hold exactly.
+RSS_MEANINGFUL = "libasan" not in os.environ.get("LD_PRELOAD", "")
 
 
 def tiny_onnx() -> bytes:
@@ -118,14 +121,16 @@ def test_model_load_execute_unload_cycles(acl, device, tmp_path):
     base = used(acl)
     before, after = run_cycles(lambda: model_cycle(acl, om, x, expected), MODEL_CYCLES, warmup=30)
     assert used(acl) == base, "device memory still held after unload"
-    assert after - before < 0.01 * before, f"RSS grew {after - before} B over {MODEL_CYCLES} cycles (from {before} B)"
+    assert not RSS_MEANINGFUL or after - before < 0.01 * before, \
+        f"RSS grew {after - before} B over {MODEL_CYCLES} cycles (from {before} B)"
 
 
 def test_stream_event_create_destroy_cycles(acl, device):
     base = used(acl)
     before, after = run_cycles(lambda: handle_cycle(acl), HANDLE_CYCLES, warmup=200)
     assert used(acl) == base
-    assert after - before < 0.01 * before, f"RSS grew {after - before} B over {HANDLE_CYCLES} cycles (from {before} B)"
+    assert not RSS_MEANINGFUL or after - before < 0.01 * before, \
+        f"RSS grew {after - before} B over {HANDLE_CYCLES} cycles (from {before} B)"
 
 
 def test_finalize_reports_what_was_not_freed():
