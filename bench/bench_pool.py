@@ -1,0 +1,109 @@
+"""Pooling and depthwise-conv kernels vs onnxruntime single-op sessions, same shapes, same run.
+
+    PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_pool.py [--reps 20] [--cpu-time]
+
+Shapes are the slow nodes found by the model benchmark (resnet50 stem MaxPool, PP-OCR cls MaxPool and
+5x5 depthwise convs). Prints ms per call (best of --reps, interleaved) and ours / onnxruntime (lower is better).
+"""
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+from kernel_ref import run_op  # noqa: E402
+
+# name, op, X shape, W shape (Conv only), attrs
+CASES = [
+    ("MaxPool 3x3/2 p1 1x64x112x112", "MaxPool", (1, 64, 112, 112), None,
+     {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),
+    ("MaxPool 2x2/2 8x200x2x96", "MaxPool", (8, 200, 2, 96), None, {"kernel_shape": [2, 2], "strides": [2, 2]}),
+    ("MaxPool 2x2/2 1x64x112x112", "MaxPool", (1, 64, 112, 112), None, {"kernel_shape": [2, 2], "strides": [2, 2]}),
+    ("AvgPool 3x3/1 p1 1x128x28x28", "AveragePool", (1, 128, 28, 28), None,
+     {"kernel_shape": [3, 3], "strides": [1, 1], "pads": [1, 1, 1, 1]}),
+    ("AvgPool 2x2/2 1x256x56x56", "AveragePool", (1, 256, 56, 56), None, {"kernel_shape": [2, 2], "strides": [2, 2]}),
+    ("dw 5x5 88 8x88x3x96", "Conv", (8, 88, 3, 96), (88, 1, 5, 5), {"pads": [2, 2, 2, 2], "group": 88}),
+    ("dw 5x5 200 8x200x2x96", "Conv", (8, 200, 2, 96), (200, 1, 5, 5), {"pads": [2, 2, 2, 2], "group": 200}),
+    ("dw 3x3 96 80x80 (PP-OCR)", "Conv", (1, 96, 80, 80), (96, 1, 3, 3), {"pads": [1, 1, 1, 1], "group": 96}),
+    ("dw 5x5/2 120 40x40", "Conv", (1, 120, 40, 40), (120, 1, 5, 5),
+     {"pads": [2, 2, 2, 2], "group": 120, "strides": [2, 2]}),
+]
+
+
+def ort_session(op, xs, ws, attrs, threads):
+    import onnx  # noqa: F401
+    from onnx import TensorProto, helper, shape_inference
+    import onnxruntime as ort
+
+    ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, xs)]
+    names = ["x"]
+    if ws is not None:
+        ins += [helper.make_tensor_value_info("w", TensorProto.FLOAT, ws),
+                helper.make_tensor_value_info("b", TensorProto.FLOAT, [ws[0]])]
+        names += ["w", "b"]
+    node = helper.make_node(op, names, ["y"], **attrs)
+    graph = helper.make_graph([node], "g", ins, [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    inferred = shape_inference.infer_shapes(model)
+    y_shape = [d.dim_value for d in inferred.graph.output[0].type.tensor_type.shape.dim]
+    if not y_shape:
+        y_shape = [d.dim_value for d in inferred.graph.value_info[0].type.tensor_type.shape.dim]
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"]), y_shape
+
+
+CLOCK = time.perf_counter
+
+
+def best(fn, reps):
+    fn()
+    t = []
+    for _ in range(reps):
+        t0 = CLOCK()
+        fn()
+        t.append(CLOCK() - t0)
+    return min(t)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--cpu-time", action="store_true",
+                    help="one thread on each side, timed by the calling thread's CPU time (use on a busy host)")
+    args = ap.parse_args()
+    global CLOCK
+    if args.cpu_time:
+        if os.environ.get("ACL_SIM_HOST_THREADS") != "1" or os.environ.get("OPENBLAS_NUM_THREADS") != "1":
+            env = dict(os.environ, ACL_SIM_HOST_THREADS="1", OPENBLAS_NUM_THREADS="1")
+            os.execve(sys.executable, [sys.executable] + sys.argv, env)
+        CLOCK = time.thread_time
+    threads = int(os.environ.get("ACL_SIM_HOST_THREADS", os.cpu_count()))
+    rng = np.random.default_rng(0)
+    print(("cpu-time mode, " if args.cpu_time else "wall-clock, ") +
+          f"threads={threads}  (best of {args.reps}, interleaved rounds)")
+    print(f"{'case':34s} {'ours ms':>9s} {'ort ms':>9s} {'ratio':>7s}")
+    for name, op, xs, ws, attrs in CASES:
+        x = rng.standard_normal(xs).astype(np.float32)
+        inputs, feeds = [x], {"x": x}
+        if ws is not None:
+            w = rng.standard_normal(ws).astype(np.float32) * 0.1
+            b = rng.standard_normal(ws[0]).astype(np.float32)
+            inputs += [w, b]
+            feeds.update(w=w, b=b)
+        sess, y_shape = ort_session(op, xs, ws, attrs, threads)
+        ours_t, ort_t = [], []
+        for _ in range(3):  # interleave so background load hits both sides alike
+            ours_t.append(best(lambda: run_op(op, inputs, [y_shape], [np.float32], attrs), args.reps // 3 + 1))
+            ort_t.append(best(lambda: sess.run(None, feeds), args.reps // 3 + 1))
+        ours, ref = min(ours_t), min(ort_t)
+        y = run_op(op, inputs, [y_shape], [np.float32], attrs)[0]
+        assert np.allclose(y, sess.run(None, feeds)[0], rtol=1e-4, atol=1e-4), name
+        print(f"{name:34s} {ours * 1e3:9.3f} {ref * 1e3:9.3f} {ours / ref:7.2f}")
+
+
+if __name__ == "__main__":
+    main()
