@@ -27,9 +27,23 @@ def device(acl):
     yield 0
 
 
+def subprocess_env(*extra_paths: str) -> dict:
+    """Environment for a child Python that imports acl/acl_sim exactly as this process does:
+    from the installed wheel (CI), or from the source tree plus ACL_SIM_BUILD_DIR (development)."""
+    import acl_sim
+
+    env = dict(os.environ)
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(acl_sim.__file__)))
+    paths = [package_parent, *extra_paths, env.get("PYTHONPATH", "")]
+    env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
+    if env.get("ACL_SIM_BUILD_DIR"):
+        env["ACL_SIM_BUILD_DIR"] = os.path.abspath(env["ACL_SIM_BUILD_DIR"])
+    return env
+
+
 def run_python(code: str, env=None, timeout=120):
     """Run a snippet in a fresh interpreter (for init/finalize/exit behaviour)."""
-    full_env = dict(os.environ)
+    full_env = subprocess_env()
     if env:
         full_env.update(env)
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,

@@ -7,6 +7,8 @@ import sys
 import threading
 
 import numpy as np
+
+from conftest import subprocess_env
 import onnx
 import pytest
 
@@ -35,9 +37,7 @@ def resnet(tmp_path_factory):
 
 
 def _env():
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(REPO, "python"), env.get("PYTHONPATH", "")])
-    return env
+    return subprocess_env()
 
 
 def test_pyacl_classification_example_runs_unchanged(resnet):

@@ -27,10 +27,7 @@ OP_JSON = [{
 
 
 def _env():
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(REPO, "python"), os.path.join(REPO, "tests"),
-                                         env.get("PYTHONPATH", "")])
-    return env
+    return subprocess_env(os.path.join(REPO, "tests"))
 
 
 def run(args, cwd=None):
@@ -67,6 +64,8 @@ def test_acl_execute_add_program(op_models):
 LOADED_RULES = r"""
 import sys
 import numpy as np
+
+from conftest import subprocess_env
 import acl
 from acl_helpers import from_device, to_device
 
