@@ -58,9 +58,17 @@ void depthwise_conv_f32(const float* x, const float* w, const float* bias, float
       bias_activation(acc, static_cast<size_t>(OW), b, act);
     }
   };
-  const size_t planes = static_cast<size_t>(N * M);
-  if (planes == 1) plane(0);
-  else ThreadPool::instance().parallel_for(planes, plane);
+  const int64_t planes = N * M;
+  // Small planes (PP-OCR cls: 3x96) are grouped so each pool index carries
+  // ~32K multiply-adds; one index per plane drowned them in scheduling.
+  const int64_t per_task = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, OH * OW * KH * KW));
+  const int64_t tasks = (planes + per_task - 1) / per_task;
+  auto run_tasks = [&](size_t t) {
+    const int64_t first = static_cast<int64_t>(t) * per_task, last = std::min(planes, first + per_task);
+    for (int64_t pl = first; pl < last; ++pl) plane(static_cast<size_t>(pl));
+  };
+  if (tasks == 1) run_tasks(0);
+  else ThreadPool::instance().parallel_for(static_cast<size_t>(tasks), run_tasks);
 }
 
 }  // namespace acl_sim

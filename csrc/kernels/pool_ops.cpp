@@ -48,6 +48,103 @@ inline int64_t padded_taps(int64_t o, const PoolPlan& P, int a) {
   return n;
 }
 
+// Window taps over a run of n interior output columns (whole window inside the
+// row), accumulated into acc[0..n). Stride 1 and 2 get their own clones so the
+// compiler sees a constant stride and vectorises the loads (contiguous or
+// two-way deinterleave) for AVX-512 / AVX2.
+#define ACL_SIM_POOL_TAPS(name, stride_expr, body)                                                            \
+  __attribute__((target_clones("avx512f", "avx2", "default"))) void name(                                      \
+      float* acc, const float* r, int64_t n, int64_t kw, int64_t dw, int64_t s_rt) {                           \
+    const int64_t s = stride_expr;                                                                             \
+    (void)s_rt;                                                                                                \
+    for (int64_t tw = 0; tw < kw; ++tw) {                                                                      \
+      const float* p = r + tw * dw;                                                                            \
+      for (int64_t i = 0; i < n; ++i) body;                                                                    \
+    }                                                                                                          \
+  }
+ACL_SIM_POOL_TAPS(max_taps_s1, 1, { const float v = p[i * s]; acc[i] = v > acc[i] ? v : acc[i]; })
+ACL_SIM_POOL_TAPS(max_taps_s2, 2, { const float v = p[i * s]; acc[i] = v > acc[i] ? v : acc[i]; })
+ACL_SIM_POOL_TAPS(max_taps_sn, s_rt, { const float v = p[i * s]; acc[i] = v > acc[i] ? v : acc[i]; })
+ACL_SIM_POOL_TAPS(sum_taps_s1, 1, { acc[i] += p[i * s]; })
+ACL_SIM_POOL_TAPS(sum_taps_s2, 2, { acc[i] += p[i * s]; })
+ACL_SIM_POOL_TAPS(sum_taps_sn, s_rt, { acc[i] += p[i * s]; })
+#undef ACL_SIM_POOL_TAPS
+
+/**
+ * MaxPool without Indices and AveragePool: per output row, the border columns
+ * take the generic per-output path and the interior columns (whole window
+ * inside the row) are accumulated tap by tap over the row, vectorised.
+ * Max skips NaN taps (a window of only NaN gives -inf); sums are fp32, which
+ * is exact enough for windows of a few dozen taps.
+ */
+void pool_plane_rows(const PoolPlan& P, const float* x, float* y, float* acc) {
+  const int64_t ID = P.in[0], IH = P.in[1], IW = P.in[2], OW = P.out[2];
+  const int64_t sw = P.s[2], dw = P.d[2], kw = P.k[2], pw = P.pb[2];
+  const bool is_max = P.kind == PoolKind::kMax;
+  // Interior columns: ow*sw - pw >= 0 and ow*sw - pw + (kw-1)*dw <= IW-1.
+  const int64_t ow_lo = std::min(OW, (pw + sw - 1) / sw);
+  const int64_t last = IW - 1 - (kw - 1) * dw + pw;
+  const int64_t ow_hi = last < 0 ? ow_lo : std::max(ow_lo, std::min(OW, last / sw + 1));
+  const int64_t n = ow_hi - ow_lo;
+  for (int64_t od = 0; od < P.out[0]; ++od) {
+    int64_t d_lo, d_hi;
+    tap_range(od, ID, P.k[0], P.s[0], P.d[0], P.pb[0], &d_lo, &d_hi);
+    for (int64_t oh = 0; oh < P.out[1]; ++oh) {
+      int64_t h_lo, h_hi;
+      tap_range(oh, IH, P.k[1], P.s[1], P.d[1], P.pb[1], &h_lo, &h_hi);
+      const int64_t id0 = od * P.s[0] - P.pb[0], ih0 = oh * P.s[1] - P.pb[1];
+      float* yrow = y + (od * P.out[1] + oh) * OW;
+      // Border columns: the same per-output loop as the generic path.
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        if (ow == ow_lo && n > 0) ow = ow_hi;
+        if (ow >= OW) break;
+        int64_t w_lo, w_hi;
+        tap_range(ow, IW, kw, sw, dw, pw, &w_lo, &w_hi);
+        const int64_t iw0 = ow * sw - pw;
+        float a = is_max ? -std::numeric_limits<float>::infinity() : 0.f;
+        for (int64_t td = d_lo; td < d_hi; ++td)
+          for (int64_t th = h_lo; th < h_hi; ++th) {
+            const float* row = x + ((id0 + td * P.d[0]) * IH + (ih0 + th * P.d[1])) * IW + iw0;
+            for (int64_t tw = w_lo; tw < w_hi; ++tw) {
+              const float v = row[tw * dw];
+              a = is_max ? (v > a ? v : a) : a + v;
+            }
+          }
+        if (is_max) {
+          yrow[ow] = a;
+        } else {
+          int64_t count = (d_hi - d_lo) * (h_hi - h_lo) * (w_hi - w_lo);
+          if (P.count_include_pad) count = padded_taps(od, P, 0) * padded_taps(oh, P, 1) * padded_taps(ow, P, 2);
+          yrow[ow] = count > 0 ? a / static_cast<float>(count) : 0.f;
+        }
+      }
+      if (n <= 0) continue;
+      std::fill(acc, acc + n, is_max ? -std::numeric_limits<float>::infinity() : 0.f);
+      for (int64_t td = d_lo; td < d_hi; ++td)
+        for (int64_t th = h_lo; th < h_hi; ++th) {
+          const float* r = x + ((id0 + td * P.d[0]) * IH + (ih0 + th * P.d[1])) * IW + ow_lo * sw - pw;
+          if (is_max) {
+            if (sw == 1) max_taps_s1(acc, r, n, kw, dw, sw);
+            else if (sw == 2) max_taps_s2(acc, r, n, kw, dw, sw);
+            else max_taps_sn(acc, r, n, kw, dw, sw);
+          } else {
+            if (sw == 1) sum_taps_s1(acc, r, n, kw, dw, sw);
+            else if (sw == 2) sum_taps_s2(acc, r, n, kw, dw, sw);
+            else sum_taps_sn(acc, r, n, kw, dw, sw);
+          }
+        }
+      if (is_max) {
+        std::copy(acc, acc + n, yrow + ow_lo);
+      } else {
+        int64_t count = (d_hi - d_lo) * (h_hi - h_lo) * kw;
+        if (P.count_include_pad) count = padded_taps(od, P, 0) * padded_taps(oh, P, 1) * kw;
+        const float scale = count > 0 ? 1.f / static_cast<float>(count) : 0.f;
+        for (int64_t i = 0; i < n; ++i) yrow[ow_lo + i] = acc[i] * scale;
+      }
+    }
+  }
+}
+
 void pool_plane(const PoolPlan& P, const float* x, float* y, int64_t* idx, int64_t plane_base) {
   const int64_t ID = P.in[0], IH = P.in[1], IW = P.in[2];
   for (int64_t od = 0; od < P.out[0]; ++od) {
@@ -165,8 +262,16 @@ void run_pool(OpContext& ctx, PoolKind kind) {
   // Several small planes per pool index so tiny pools do not drown in scheduling.
   const int64_t per_task = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, out_size * g.kernel_size()));
   const int64_t tasks = (planes + per_task - 1) / per_task;
+  // Max without Indices and Avg take the row-vectorised path; Lp and Indices keep the per-output loop.
+  const bool row_path = (kind == PoolKind::kMax && !indices) || kind == PoolKind::kAvg;
   ThreadPool::instance().parallel_for(static_cast<size_t>(tasks), [&](size_t t) {
     const int64_t first = static_cast<int64_t>(t) * per_task, last = std::min(planes, first + per_task);
+    if (row_path) {
+      std::vector<float> acc(static_cast<size_t>(P.out[2]));
+      for (int64_t pl = first; pl < last; ++pl)
+        pool_plane_rows(P, X.data() + pl * in_size, Y.data() + pl * out_size, acc.data());
+      return;
+    }
     for (int64_t pl = first; pl < last; ++pl)
       pool_plane(P, X.data() + pl * in_size, Y.data() + pl * out_size, indices ? indices + pl * out_size : nullptr,
                  pl * in_size);
