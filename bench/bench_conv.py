@@ -7,9 +7,11 @@ Prints ms per call (best of --reps, interleaved) and the ratio ours / onnxruntim
 import argparse
 import os
 import sys
-import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_timing import add_cpu_time_option, apply_cpu_time_option, best  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 from kernel_ref import conv_ref, run_op  # noqa: E402
@@ -27,7 +29,6 @@ CASES = [
     ("dw 5x5/2 120 40x40", (1, 120, 40, 40), (120, 1, 5, 5), {"pads": [2, 2, 2, 2], "group": 120, "strides": [2, 2]}),
     ("3x3 64->64 56x56 batch 4", (4, 64, 56, 56), (64, 64, 3, 3), {"pads": [1, 1, 1, 1]}),
 ]
-
 
 def ort_session(xs, ws, attrs, threads):
     import onnx
@@ -48,34 +49,12 @@ def ort_session(xs, ws, attrs, threads):
     opts.inter_op_num_threads = 1
     return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"]), y_shape
 
-
-CLOCK = time.perf_counter
-
-
-def best(fn, reps):
-    fn()
-    t = []
-    for _ in range(reps):
-        t0 = CLOCK()
-        fn()
-        t.append(CLOCK() - t0)
-    return min(t)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=20)
-    ap.add_argument("--cpu-time", action="store_true",
-                    help="one thread on each side, timed by the calling thread's CPU time: immune to other "
-                         "processes competing for the cores (use on a busy host)")
+    add_cpu_time_option(ap)
     args = ap.parse_args()
-    global CLOCK
-    if args.cpu_time:
-        if os.environ.get("ACL_SIM_HOST_THREADS") != "1" or os.environ.get("OPENBLAS_NUM_THREADS") != "1":
-            # Thread counts are fixed when NumPy / the pool start: re-run with both set to 1.
-            env = dict(os.environ, ACL_SIM_HOST_THREADS="1", OPENBLAS_NUM_THREADS="1")
-            os.execve(sys.executable, [sys.executable] + sys.argv, env)
-        CLOCK = time.thread_time
+    apply_cpu_time_option(args)
     threads = int(os.environ.get("ACL_SIM_HOST_THREADS", os.cpu_count()))
     rng = np.random.default_rng(0)
     print(("cpu-time mode, " if args.cpu_time else "wall-clock, ") + f"threads={threads}  (best of {args.reps}, interleaved rounds)")
@@ -94,7 +73,6 @@ def main():
         y = run_op("Conv", [x, w, b], [y_shape], [np.float32], attrs)[0]
         assert np.allclose(y, sess.run(None, feeds)[0], rtol=1e-3, atol=1e-3), name
         print(f"{name:34s} {ours * 1e3:9.3f} {ref * 1e3:9.3f} {ours / ref:7.2f}")
-
 
 if __name__ == "__main__":
     main()

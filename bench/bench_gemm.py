@@ -8,9 +8,11 @@ compare at another count. Prints GFLOPS (best of --reps, interleaved rounds) and
 import argparse
 import os
 import sys
-import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_timing import add_cpu_time_option, apply_cpu_time_option, best  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 from kernel_ref import run_op  # noqa: E402
@@ -19,34 +21,12 @@ from kernel_ref import run_op  # noqa: E402
 SHAPES = [(1024, 1024, 1024), (4096, 1024, 4096), (512, 512, 512), (256, 2304, 196), (64, 576, 3136),
           (1, 2048, 1000), (128, 768, 3072)]
 
-
-CLOCK = time.perf_counter
-
-
-def best(fn, reps):
-    fn()
-    t = []
-    for _ in range(reps):
-        t0 = CLOCK()
-        fn()
-        t.append(CLOCK() - t0)
-    return min(t)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--cpu-time", action="store_true",
-                    help="one thread on each side, timed by the calling thread's CPU time: immune to other "
-                         "processes competing for the cores (use on a busy host)")
+    add_cpu_time_option(ap)
     args = ap.parse_args()
-    global CLOCK
-    if args.cpu_time:
-        if os.environ.get("ACL_SIM_HOST_THREADS") != "1" or os.environ.get("OPENBLAS_NUM_THREADS") != "1":
-            # Thread counts are fixed when NumPy / the pool start: re-run with both set to 1.
-            env = dict(os.environ, ACL_SIM_HOST_THREADS="1", OPENBLAS_NUM_THREADS="1")
-            os.execve(sys.executable, [sys.executable] + sys.argv, env)
-        CLOCK = time.thread_time
+    apply_cpu_time_option(args)
     threads = int(os.environ.get("ACL_SIM_HOST_THREADS", os.cpu_count()))
 
     print(("cpu-time mode, " if args.cpu_time else "wall-clock, ") + f"threads={threads}  (best of {args.reps} per round, 3 interleaved rounds)")
@@ -65,7 +45,6 @@ def main():
         flops = 2.0 * m * n * k
         ours, ref = flops / min(ours_t) / 1e9, flops / min(np_t) / 1e9
         print(f"{f'{m} x {k} x {n}':22s} {ours:10.1f} {ref:11.1f} {ours / ref:7.2f}")
-
 
 if __name__ == "__main__":
     main()

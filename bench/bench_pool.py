@@ -8,9 +8,11 @@ Shapes are the slow nodes found by the model benchmark (resnet50 stem MaxPool, P
 import argparse
 import os
 import sys
-import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_timing import add_cpu_time_option, apply_cpu_time_option, best  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 from kernel_ref import run_op  # noqa: E402
@@ -30,7 +32,6 @@ CASES = [
     ("dw 5x5/2 120 40x40", "Conv", (1, 120, 40, 40), (120, 1, 5, 5),
      {"pads": [2, 2, 2, 2], "group": 120, "strides": [2, 2]}),
 ]
-
 
 def ort_session(op, xs, ws, attrs, threads):
     import onnx  # noqa: F401
@@ -55,32 +56,12 @@ def ort_session(op, xs, ws, attrs, threads):
     opts.inter_op_num_threads = 1
     return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"]), y_shape
 
-
-CLOCK = time.perf_counter
-
-
-def best(fn, reps):
-    fn()
-    t = []
-    for _ in range(reps):
-        t0 = CLOCK()
-        fn()
-        t.append(CLOCK() - t0)
-    return min(t)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=20)
-    ap.add_argument("--cpu-time", action="store_true",
-                    help="one thread on each side, timed by the calling thread's CPU time (use on a busy host)")
+    add_cpu_time_option(ap)
     args = ap.parse_args()
-    global CLOCK
-    if args.cpu_time:
-        if os.environ.get("ACL_SIM_HOST_THREADS") != "1" or os.environ.get("OPENBLAS_NUM_THREADS") != "1":
-            env = dict(os.environ, ACL_SIM_HOST_THREADS="1", OPENBLAS_NUM_THREADS="1")
-            os.execve(sys.executable, [sys.executable] + sys.argv, env)
-        CLOCK = time.thread_time
+    apply_cpu_time_option(args)
     threads = int(os.environ.get("ACL_SIM_HOST_THREADS", os.cpu_count()))
     rng = np.random.default_rng(0)
     print(("cpu-time mode, " if args.cpu_time else "wall-clock, ") +
@@ -103,7 +84,6 @@ def main():
         y = run_op(op, inputs, [y_shape], [np.float32], attrs)[0]
         assert np.allclose(y, sess.run(None, feeds)[0], rtol=1e-4, atol=1e-4), name
         print(f"{name:34s} {ours * 1e3:9.3f} {ref * 1e3:9.3f} {ours / ref:7.2f}")
-
 
 if __name__ == "__main__":
     main()
