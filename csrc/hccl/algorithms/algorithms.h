@@ -40,4 +40,8 @@ inline void split_range(uint64_t count, uint32_t n, uint32_t i, uint64_t* begin,
 inline const char* cbytes(const void* p, uint64_t offset = 0) { return static_cast<const char*>(p) + offset; }
 inline char* mbytes(void* p, uint64_t offset = 0) { return static_cast<char*>(p) + offset; }
 
+/** The reduce-scatter step every reducing algorithm shares: this rank reduces its balanced slice
+ *  of every peer's send buffer into the same slice of @p dst_base (its own or the root's recv). */
+void reduce_own_slice(const LocalOp& op, void* dst_base);
+
 }  // namespace acl_sim::hccl

@@ -16,11 +16,7 @@ namespace {
 void run(const LocalOp& op) {
   const OpDesc& me = op.mine();
   const size_t es = dtype_size(me.dtype);
-  uint64_t b, e;
-  split_range(me.count, op.n, op.rank, &b, &e);
-  std::vector<const void*> srcs(op.n);
-  for (uint32_t k = 0; k < op.n; ++k) srcs[k] = cbytes(op.peer(k).send, b * es);
-  reduce_sources(mbytes(me.recv, b * es), srcs.data(), op.n, e - b, me.dtype, me.op);
+  reduce_own_slice(op, me.recv);
   op.sync("HcclAllReduce (reduce-scatter phase)");
   for (uint32_t k = 1; k < op.n; ++k) {
     const uint32_t j = (op.rank + k) % op.n;  // staggered so ranks read different peers at once
@@ -32,6 +28,16 @@ void run(const LocalOp& op) {
 }
 
 }  // namespace
+
+void reduce_own_slice(const LocalOp& op, void* dst_base) {
+  const OpDesc& me = op.mine();
+  const size_t es = dtype_size(me.dtype);
+  uint64_t b, e;
+  split_range(me.count, op.n, op.rank, &b, &e);
+  std::vector<const void*> srcs(op.n);
+  for (uint32_t k = 0; k < op.n; ++k) srcs[k] = cbytes(op.peer(k).send, b * es);
+  reduce_sources(mbytes(dst_base, b * es), srcs.data(), op.n, e - b, me.dtype, me.op);
+}
 
 const LocalAlgorithm kAllReduceRing{"allreduce_ring", nullptr, run};
 

@@ -10,13 +10,7 @@ namespace acl_sim::hccl {
 namespace {
 
 void direct(const LocalOp& op) {
-  const OpDesc& me = op.mine();
-  const size_t es = dtype_size(me.dtype);
-  uint64_t b, e;
-  split_range(me.count, op.n, op.rank, &b, &e);
-  std::vector<const void*> srcs(op.n);
-  for (uint32_t k = 0; k < op.n; ++k) srcs[k] = cbytes(op.peer(k).send, b * es);
-  reduce_sources(mbytes(op.peer(me.root).recv, b * es), srcs.data(), op.n, e - b, me.dtype, me.op);
+  reduce_own_slice(op, op.peer(op.mine().root).recv);
   op.sync("HcclReduce (exit)");
 }
 
