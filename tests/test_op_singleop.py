@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from conftest import subprocess_env
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 OP_JSON = [{
