@@ -16,6 +16,8 @@
 // are also available as double.
 #pragma once
 
+#include "common/export.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -24,7 +26,7 @@
 #include <vector>
 
 // Exported from libascendcl.so (built with hidden visibility) so C++ tests and _core can use it.
-#define ACL_SIM_JSON_API __attribute__((visibility("default")))
+#define ACL_SIM_JSON_API ACL_SIM_EXPORT
 
 namespace acl_sim::json {
 

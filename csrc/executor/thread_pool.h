@@ -19,13 +19,15 @@
 // hidden visibility) so C++ tests and benchmarks can drive the pool directly.
 #pragma once
 
+#include "common/export.h"
+
 #include <cstddef>
 #include <type_traits>
 #include <utility>
 
 namespace acl_sim {
 
-class __attribute__((visibility("default"))) ThreadPool {
+class ACL_SIM_EXPORT ThreadPool {
  public:
   using Fn = void (*)(void* ctx, size_t index);
 

@@ -13,6 +13,8 @@
 // the Runtime::on_finalize hook that unloads every model).
 #pragma once
 
+#include "common/export.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -21,7 +23,7 @@
 
 #include "kernels/op_registry.h"
 
-#define ACL_SIM_MODEL_API __attribute__((visibility("default")))
+#define ACL_SIM_MODEL_API ACL_SIM_EXPORT
 
 namespace acl_sim {
 

@@ -2,4 +2,6 @@
 // link libascendcl.so (built with hidden visibility): export them.
 #pragma once
 
-#define ACL_SIM_RT_API __attribute__((visibility("default")))
+#include "common/export.h"
+
+#define ACL_SIM_RT_API ACL_SIM_EXPORT
