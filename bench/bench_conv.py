@@ -11,10 +11,10 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_timing import add_cpu_time_option, apply_cpu_time_option, best  # noqa: E402
+from bench_timing import add_cpu_time_option, apply_cpu_time_option, best, ort_single_op  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
-from kernel_ref import conv_ref, run_op  # noqa: E402
+from kernel_ref import run_op  # noqa: E402
 
 # name, X shape, W shape, attrs: resnet50 / vgg / densenet / PP-OCR shapes, batch 1
 CASES = [
@@ -30,24 +30,6 @@ CASES = [
     ("3x3 64->64 56x56 batch 4", (4, 64, 56, 56), (64, 64, 3, 3), {"pads": [1, 1, 1, 1]}),
 ]
 
-def ort_session(xs, ws, attrs, threads):
-    import onnx
-    from onnx import TensorProto, helper
-    import onnxruntime as ort
-
-    y_shape = conv_ref(np.zeros(xs, np.float32)[:, :, :1, :1] if False else np.zeros(xs, np.float32),
-                       np.zeros(ws, np.float32), None, strides=attrs.get("strides"), pads=attrs.get("pads"),
-                       group=attrs.get("group", 1)).shape
-    node = helper.make_node("Conv", ["x", "w", "b"], ["y"], **attrs)
-    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, xs),
-                                            helper.make_tensor_value_info("w", TensorProto.FLOAT, ws),
-                                            helper.make_tensor_value_info("b", TensorProto.FLOAT, [ws[0]])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, y_shape)])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.inter_op_num_threads = 1
-    return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"]), y_shape
 
 def main():
     ap = argparse.ArgumentParser()
@@ -63,7 +45,7 @@ def main():
         x = rng.standard_normal(xs).astype(np.float32)
         w = rng.standard_normal(ws).astype(np.float32) * 0.1
         b = rng.standard_normal(ws[0]).astype(np.float32)
-        sess, y_shape = ort_session(xs, ws, attrs, threads)
+        sess, y_shape = ort_single_op("Conv", xs, ws, attrs, threads)
         feeds = {"x": x, "w": w, "b": b}
         ours_t, ort_t = [], []
         for _ in range(3):  # interleave so background load hits both sides alike

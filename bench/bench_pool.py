@@ -12,7 +12,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_timing import add_cpu_time_option, apply_cpu_time_option, best  # noqa: E402
+from bench_timing import add_cpu_time_option, apply_cpu_time_option, best, ort_single_op  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 from kernel_ref import run_op  # noqa: E402
@@ -33,28 +33,6 @@ CASES = [
      {"pads": [2, 2, 2, 2], "group": 120, "strides": [2, 2]}),
 ]
 
-def ort_session(op, xs, ws, attrs, threads):
-    import onnx  # noqa: F401
-    from onnx import TensorProto, helper, shape_inference
-    import onnxruntime as ort
-
-    ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, xs)]
-    names = ["x"]
-    if ws is not None:
-        ins += [helper.make_tensor_value_info("w", TensorProto.FLOAT, ws),
-                helper.make_tensor_value_info("b", TensorProto.FLOAT, [ws[0]])]
-        names += ["w", "b"]
-    node = helper.make_node(op, names, ["y"], **attrs)
-    graph = helper.make_graph([node], "g", ins, [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    inferred = shape_inference.infer_shapes(model)
-    y_shape = [d.dim_value for d in inferred.graph.output[0].type.tensor_type.shape.dim]
-    if not y_shape:
-        y_shape = [d.dim_value for d in inferred.graph.value_info[0].type.tensor_type.shape.dim]
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.inter_op_num_threads = 1
-    return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"]), y_shape
 
 def main():
     ap = argparse.ArgumentParser()
@@ -75,7 +53,7 @@ def main():
             b = rng.standard_normal(ws[0]).astype(np.float32)
             inputs += [w, b]
             feeds.update(w=w, b=b)
-        sess, y_shape = ort_session(op, xs, ws, attrs, threads)
+        sess, y_shape = ort_single_op(op, xs, ws, attrs, threads)
         ours_t, ort_t = [], []
         for _ in range(3):  # interleave so background load hits both sides alike
             ours_t.append(best(lambda: run_op(op, inputs, [y_shape], [np.float32], attrs), args.reps // 3 + 1))
