@@ -24,6 +24,14 @@ void bind_top(py::module_& acl) {
     const char* name = aclrtGetSocName();
     return std::string(name ? name : "");
   });
+  // pyACL's acl.app_log(level, message): aclAppLog with the calling Python frame's function, file and line
+  acl.def("app_log", [](int level, const std::string& message) {
+    py::object frame = py::module_::import("sys").attr("_getframe")(0);
+    py::object code = frame.attr("f_code");
+    std::string func = py::str(code.attr("co_name")), file = py::str(code.attr("co_filename"));
+    uint32_t line = frame.attr("f_lineno").cast<uint32_t>();
+    aclAppLog(static_cast<aclLogLevel>(level), func.c_str(), file.c_str(), line, "%s", message.c_str());
+  });
   acl.def("get_recent_err_msg", []() {
     const char* msg = aclGetRecentErrMsg();
     return std::string(msg ? msg : "");

@@ -15,6 +15,8 @@ PYBIND11_MODULE(_core, m) {
   bind_op(m, op);
   auto mdl = m.def_submodule("mdl");
   bind_mdl(mdl);
+  auto media = m.def_submodule("media");
+  bind_media(media);
   auto hccl = m.def_submodule("hccl");
   bind_hccl(hccl);
   auto prof = m.def_submodule("prof");

@@ -17,6 +17,26 @@ if _BUILD_DIR:
     __path__.insert(0, _os.path.abspath(_BUILD_DIR))  # type: ignore[name-defined]
 
 
+def _point_dvpp_at_pillow_libs() -> None:
+    """DVPP loads libjpeg/libpng at run time; the Pillow wheel's copies are its last resort
+    (docs/dvpp.md). Tell the C++ side where they are, without importing PIL."""
+    if "ACL_SIM_PILLOW_LIBS" in _os.environ:
+        return
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("PIL")
+    except (ImportError, ValueError):
+        return
+    if spec and spec.origin:
+        libs = _os.path.join(_os.path.dirname(_os.path.dirname(spec.origin)), "pillow.libs")
+        if _os.path.isdir(libs):
+            _os.environ["ACL_SIM_PILLOW_LIBS"] = libs
+
+
+_point_dvpp_at_pillow_libs()
+
+
 def get_include() -> str:
     """Directory holding acl/acl.h and hccl/hccl.h."""
     return _os.path.join(_HERE, "include")

@@ -176,6 +176,12 @@ typedef enum {
   ACL_ERROR = 3
 } aclLogLevel;
 
+/** Write an application message in CANN's log format (module APP), filtered by the log level
+ *  (ASCEND_GLOBAL_LOG_LEVEL / ACL_SIM_LOG_LEVEL). @p fmt is printf-style. */
+ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line,
+                                   const char *fmt, ...);
+#define ACL_APP_LOG(level, fmt, ...) aclAppLog(level, __FUNCTION__, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
+
 typedef enum {
   ACL_MEMTYPE_DEVICE = 0,
   ACL_MEMTYPE_HOST = 1,
