@@ -74,12 +74,12 @@ def test_start_thread_has_no_context(acl, device):
 
 
 def test_type_stubs_match_the_module(acl):
-    """acl/rt.pyi and acl/util.pyi name exactly the functions the module has."""
+    """acl/rt.pyi, acl/util.pyi and acl/media.pyi name exactly the functions the module has."""
     import ast
     from pathlib import Path
     import acl as acl_pkg
     stub_dir = Path(acl_pkg.__file__).parent
-    for sub in ("rt", "util"):
+    for sub in ("rt", "util", "media"):
         tree = ast.parse((stub_dir / f"{sub}.pyi").read_text())
         stubbed = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
         actual = {n for n in dir(getattr(acl, sub)) if not n.startswith("_")}

@@ -16,12 +16,11 @@ struct Taps {
   std::vector<float> w;
 };
 
-Taps make_taps(uint32_t src_n, uint32_t dst_n, Interpolation mode) {
+Taps make_taps(uint32_t src_n, uint32_t dst_n, double scale, Interpolation mode) {
   Taps t;
   t.i0.resize(dst_n);
   t.i1.resize(dst_n);
   t.w.resize(dst_n);
-  const double scale = static_cast<double>(src_n) / dst_n;
   const uint32_t last = src_n - 1;
   for (uint32_t d = 0; d < dst_n; ++d) {
     if (mode == Interpolation::kNearest || mode == Interpolation::kNearestTf) {
@@ -74,11 +73,17 @@ void copy_rect(const ChannelView& src, const Rect& s, const ChannelView& dst, co
 void resize_channel(const ChannelView& src, const Rect& s, const ChannelView& dst, const Rect& d,
                     Interpolation mode) {
   if (d.w == 0 || d.h == 0) return;
-  if (!src.base) return fill_rect(dst, d, src.fill);
-  if (s.w == d.w && s.h == d.h) return copy_rect(src, s, dst, d);
+  resize_channel(src, s, dst, d, mode, static_cast<double>(s.w) / d.w, static_cast<double>(s.h) / d.h);
+}
 
-  const Taps tx = make_taps(s.w, d.w, mode);
-  const Taps ty = make_taps(s.h, d.h, mode);
+void resize_channel(const ChannelView& src, const Rect& s, const ChannelView& dst, const Rect& d,
+                    Interpolation mode, double scale_x, double scale_y) {
+  if (d.w == 0 || d.h == 0) return;
+  if (!src.base) return fill_rect(dst, d, src.fill);
+  if (scale_x == 1.0 && scale_y == 1.0 && s.w == d.w && s.h == d.h) return copy_rect(src, s, dst, d);
+
+  const Taps tx = make_taps(s.w, d.w, scale_x, mode);
+  const Taps ty = make_taps(s.h, d.h, scale_y, mode);
   constexpr uint32_t kRowsPerTask = 16;
   const size_t tasks = (d.h + kRowsPerTask - 1) / kRowsPerTask;
   ThreadPool::instance().parallel_for(tasks, [&](size_t task) {

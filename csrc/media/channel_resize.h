@@ -26,5 +26,9 @@ struct Rect {
  *  channels. Rows are spread over the host thread pool. Results round half up and saturate to 0..255. */
 void resize_channel(const ChannelView& src, const Rect& src_rect, const ChannelView& dst, const Rect& dst_rect,
                     Interpolation mode);
+/** As above with explicit scale factors (source samples per destination sample): chroma planes of odd-sized
+ *  pictures have rounded-up sizes, so their true ratio is not src_rect.w / dst_rect.w. */
+void resize_channel(const ChannelView& src, const Rect& src_rect, const ChannelView& dst, const Rect& dst_rect,
+                    Interpolation mode, double scale_x, double scale_y);
 
 }  // namespace acl_sim::media
