@@ -207,18 +207,19 @@ def test_misuse_gets_cann_codes(acl, dev):
         return acl.blas.hgemm(ta, tb, tc, m, n, k, alpha, pa, lda, a, -1, beta, a, ldc, typ, 0)
 
     cases = {
-        "lda": (hgemm(lda=4), "must be -1"),
-        "ldc": (hgemm(ldc=0), "must be -1"),
-        "null": (hgemm(alpha=0), "alpha is NULL"),
-        "m": (hgemm(m=0), "must be > 0"),
-        "trans": (hgemm(ta=NZ_T), "transA"),
-        "trans_enum": (hgemm(tb=7), "transA/transB"),
-        "transC": (hgemm(tc=T), "transC"),
-        "low": (hgemm(typ=C.ACL_COMPUTE_LOW_PRECISION), "ACL_COMPUTE_HIGH_PRECISION"),
-        "host": (hgemm(pa=host.ctypes.data), "not device memory"),
-        "small": (hgemm(m=64), "must hold"),
+        "lda": (dict(lda=4), "must be -1"),
+        "ldc": (dict(ldc=0), "must be -1"),
+        "null": (dict(alpha=0), "alpha is NULL"),
+        "m": (dict(m=0), "must be > 0"),
+        "trans": (dict(ta=NZ_T), "transA"),
+        "trans_enum": (dict(tb=7), "transA/transB"),
+        "transC": (dict(tc=T), "transC"),
+        "low": (dict(typ=C.ACL_COMPUTE_LOW_PRECISION), "ACL_COMPUTE_HIGH_PRECISION"),
+        "host": (dict(pa=host.ctypes.data), "not device memory"),
+        "small": (dict(m=64), "must hold"),
     }
-    for name, (ret, text) in cases.items():
+    for name, (kwargs, text) in cases.items():
+        ret = hgemm(**kwargs)
         assert ret == C.ACL_ERROR_INVALID_PARAM, (name, ret)
         msg = acl.get_recent_err_msg()
         assert "aclblasHgemm" in msg and text in msg, (name, msg)
