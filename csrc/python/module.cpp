@@ -17,6 +17,9 @@ PYBIND11_MODULE(_core, m) {
   bind_mdl(mdl);
   auto media = m.def_submodule("media");
   bind_media(media);
+  bind_mdl_aipp(mdl);
+  auto blas = m.def_submodule("blas");
+  bind_blas(blas);
   auto hccl = m.def_submodule("hccl");
   bind_hccl(hccl);
   auto prof = m.def_submodule("prof");
