@@ -178,6 +178,62 @@ def test_static_aipp_matches_reference(acl, device, tmp_path, name, h, w, fmt, s
     np.testing.assert_allclose(got[0].astype(np.float64), ref, rtol=1e-5, atol=1e-5)
 
 
+def run_single(acl, om_path, raw, shape, dtype=np.float32):
+    handles = run_model(acl, om_path, [raw])
+    try:
+        ret = acl.mdl.execute(handles[0], handles[2], handles[3])
+        assert ret == 0, acl.get_recent_err_msg()
+        return from_device(acl, handles[4], shape, dtype)
+    finally:
+        cleanup(acl, *handles)
+
+
+def test_gray_inputs_nhwc_and_fp16_models(acl, device, tmp_path):
+    from onnx import TensorProto
+
+    rng = np.random.default_rng(11)
+    # YUV400 into a 1-channel model
+    cfg = write_cfg(tmp_path, cfg_of("YUV400_U8", 6, 5, {"mean": (7, 0, 0, 0), "var": (0.25, 1, 1, 1)}), "g.cfg")
+    om = compile_model(add_model(5, 6, c=1), str(tmp_path / "gray"), soc_version="Ascend310P3", insert_op_conf=cfg,
+                       cache=False)["om_path"]
+    raw = raw_image(rng, "YUV400_U8", 6, 5)
+    got = run_single(acl, om, raw, (1, 1, 5, 6))
+    ref = reference(raw, "YUV400_U8", 6, 5, mean=(7, 0, 0, 0), var=(0.25, 1, 1, 1), channels=1) + 0.5
+    np.testing.assert_allclose(got[0], ref, rtol=1e-6, atol=1e-6)
+    # RGB -> gray through CSC (row 0 of the matrix) into a 1-channel model
+    gray = (77, 150, 29, 0, 0, 0, 0, 0, 0)
+    cfg = write_cfg(tmp_path, cfg_of("RGB888_U8", 6, 5, {"csc": True, "matrix": gray, "out_bias": (0, 0, 0)}),
+                    "rg.cfg")
+    om = compile_model(add_model(5, 6, c=1), str(tmp_path / "rgb_gray"), soc_version="Ascend310P3",
+                       insert_op_conf=cfg, cache=False)["om_path"]
+    raw = raw_image(rng, "RGB888_U8", 6, 5)
+    got = run_single(acl, om, raw, (1, 1, 5, 6))
+    ref = reference(raw, "RGB888_U8", 6, 5, csc=True, matrix=gray, out_bias=(0, 0, 0), channels=1) + 0.5
+    np.testing.assert_allclose(got[0], ref, rtol=1e-6, atol=1e-6)
+    # an NHWC model (--input_format=NHWC) gets NHWC output from AIPP
+    node = helper.make_node("Add", ["x", "half"], ["y"])
+    nhwc = make_model([node], [("x", [1, 4, 6, 3])], [("y", [1, 4, 6, 3])],
+                      inits={"half": np.full((1,), 0.5, np.float32)})
+    cfg = write_cfg(tmp_path, cfg_of("RGB888_U8", 6, 4, {"rbuv": True}), "n.cfg")
+    om = compile_model(nhwc, str(tmp_path / "nhwc"), soc_version="Ascend310P3", insert_op_conf=cfg,
+                       input_format="NHWC", cache=False)["om_path"]
+    raw = raw_image(rng, "RGB888_U8", 6, 4)
+    got = run_single(acl, om, raw, (1, 4, 6, 3))
+    ref = reference(raw, "RGB888_U8", 6, 4, rbuv=True).transpose(1, 2, 0) + 0.5
+    np.testing.assert_allclose(got[0], ref, rtol=1e-6, atol=1e-6)
+    # an fp16 model input: AIPP writes fp16
+    node = helper.make_node("Add", ["x", "half"], ["y"])
+    f16 = make_model([node], [("x", [1, 3, 4, 6], TensorProto.FLOAT16)], [("y", [1, 3, 4, 6], TensorProto.FLOAT16)],
+                     inits={"half": np.full((1,), 0.5, np.float16)})
+    cfg = write_cfg(tmp_path, cfg_of("RGB888_U8", 6, 4, {"mean": (100, 100, 100, 0), "var": (0.01, 0.02, 0.03, 1)}),
+                    "h.cfg")
+    om = compile_model(f16, str(tmp_path / "f16"), soc_version="Ascend310P3", insert_op_conf=cfg,
+                       cache=False)["om_path"]
+    got = run_single(acl, om, raw, (1, 3, 4, 6), np.float16)
+    ref = reference(raw, "RGB888_U8", 6, 4, mean=(100, 100, 100, 0), var=(0.01, 0.02, 0.03, 1)) + 0.5
+    np.testing.assert_allclose(got[0].astype(np.float64), ref, rtol=2e-3, atol=2e-3)
+
+
 def test_dynamic_aipp_setters_and_execute(acl, device, tmp_path):
     h, w = 12, 10
     cfg = write_cfg(tmp_path, {"aipp_mode": "dynamic", "max_src_image_size": 64 * 64 * 3})
