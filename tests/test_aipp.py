@@ -234,6 +234,35 @@ def test_gray_inputs_nhwc_and_fp16_models(acl, device, tmp_path):
     np.testing.assert_allclose(got[0].astype(np.float64), ref, rtol=2e-3, atol=2e-3)
 
 
+def test_two_inputs_each_with_its_own_aipp(acl, device, tmp_path):
+    """Two aipp_op blocks: one by related_input_name (static RGB), one by related_input_rank (static NV12)."""
+    node = helper.make_node("Add", ["a", "b"], ["y"])
+    model = make_model([node], [("a", [1, 3, 4, 6]), ("b", [1, 3, 4, 6])], [("y", [1, 3, 4, 6])])
+    rgb = cfg_of("RGB888_U8", 6, 4, {"mean": (1, 2, 3, 0)})
+    rgb["related_input_name"] = '"b"'
+    nv12 = cfg_of("YUV420SP_U8", 6, 4, {"csc": True})
+    nv12["related_input_rank"] = 0
+    path = tmp_path / "two.cfg"
+    path.write_text("".join("aipp_op {\n" + "\n".join(f"  {k}: {v}" for k, v in b.items()) + "\n}\n"
+                            for b in (rgb, nv12)))
+    om = compile_model(model, str(tmp_path / "two"), soc_version="Ascend310P3", insert_op_conf=str(path),
+                       cache=False)["om_path"]
+    dup = tmp_path / "dup.cfg"
+    dup.write_text(path.read_text().replace('related_input_name: "b"', "related_input_rank: 0"))
+    with pytest.raises(CompileError, match="already has an aipp_op block"):
+        compile_model(model, str(tmp_path / "dup"), soc_version="Ascend310P3", insert_op_conf=str(dup), cache=False)
+    rng = np.random.default_rng(5)
+    ra, rb = raw_image(rng, "YUV420SP_U8", 6, 4), raw_image(rng, "RGB888_U8", 6, 4)
+    handles = run_model(acl, om, [ra, rb])
+    try:
+        assert [acl.mdl.get_aipp_type(handles[0], i)[0] for i in (0, 1)] == [1, 1]
+        got = execute(acl, handles[0], handles[2], handles[3], handles[4], (1, 3, 4, 6))
+    finally:
+        cleanup(acl, *handles)
+    ref = reference(ra, "YUV420SP_U8", 6, 4, csc=True) + reference(rb, "RGB888_U8", 6, 4, mean=(1, 2, 3, 0))
+    np.testing.assert_allclose(got[0], ref, rtol=1e-6, atol=1e-6)
+
+
 def test_dynamic_aipp_setters_and_execute(acl, device, tmp_path):
     h, w = 12, 10
     cfg = write_cfg(tmp_path, {"aipp_mode": "dynamic", "max_src_image_size": 64 * 64 * 3})
@@ -305,6 +334,7 @@ BAD = [
     ({"aipp_mode": "static", "input_format": "RGB888_U8", "resize": "true"}, "reserved"),
     ({"aipp_mode": "dynamic"}, "max_src_image_size"),
     ({"aipp_mode": "static", "input_format": "RGB888_U8", "related_input_rank": 3}, "out of range"),
+    ({"aipp_mode": "static", "input_format": "RGB888_U8", "related_input_name": '"nope"'}, "not a model input"),
 ]
 
 

@@ -281,11 +281,7 @@ def load(path: str) -> list[dict]:
     except OSError as exc:
         raise CompileError(f"cannot read insert_op_conf {path}: {exc.strerror}") from None
     blocks = parse_config(text)
-    cfgs = [check_block(b, i) for i, b in enumerate(blocks)]
-    ranks = [c["related_input_rank"] for c in cfgs]
-    if len(set(ranks)) != len(ranks):
-        raise CompileError("insert_op_conf: two aipp_op blocks name the same related_input_rank")
-    return cfgs
+    return [check_block(b, i) for i, b in enumerate(blocks)]
 
 
 def _resolve_input(g, cfg: dict, where: str) -> int:
@@ -312,11 +308,14 @@ def insert(g, cfgs: list[dict], input_format: str) -> list[dict]:
     config for the IODESC (`input_index` and the `aipp` entry to attach)."""
     from .ir import Node
 
-    records = []
+    records, seen = [], set()
     for i, cfg in enumerate(cfgs):
         where = f"insert_op_conf aipp_op {i}"
         idx = _resolve_input(g, cfg, where)
         name = g.inputs[idx]
+        if name in seen:
+            raise CompileError(f"{where}: input '{name}' already has an aipp_op block")
+        seen.add(name)
         shape, dtype = tuple(g.shape(name)), np.dtype(g.dtype(name))
         if len(shape) != 4 or dtype not in (np.float32, np.float16):
             raise CompileError(f"{where}: AIPP needs a 4-D float32/float16 image input; '{name}' is "
