@@ -263,6 +263,34 @@ def test_two_inputs_each_with_its_own_aipp(acl, device, tmp_path):
     np.testing.assert_allclose(got[0], ref, rtol=1e-6, atol=1e-6)
 
 
+def test_static_aipp_with_dynamic_batch(acl, device, tmp_path):
+    h, w = 6, 8
+    node = helper.make_node("Add", ["x", "half"], ["y"])
+    model = make_model([node], [("x", ["n", 3, h, w])], [("y", ["n", 3, h, w])],
+                       inits={"half": np.full((1,), 0.5, np.float32)})
+    cfg = write_cfg(tmp_path, cfg_of("YUV420SP_U8", w, h, {"csc": True, "mean": (5, 6, 7, 0)}))
+    om = compile_model(model, str(tmp_path / "db"), soc_version="Ascend310P3", insert_op_conf=cfg,
+                       input_shape=f"x:-1,3,{h},{w}", dynamic_batch_size="1,2", cache=False)["om_path"]
+    rng = np.random.default_rng(8)
+    imgs = [raw_image(rng, "YUV420SP_U8", w, h) for _ in range(2)]
+    handles = run_model(acl, om, [np.concatenate(imgs), None])
+    model_id, desc, ds = handles[0], handles[1], handles[2]
+    try:
+        dims, _ = acl.mdl.get_input_dims(desc, 0)
+        assert dims["dims"] == [-1, h, w, 3]
+        assert acl.mdl.get_input_size_by_index(desc, 0) == 2 * w * h * 3 // 2
+        idx, ret = acl.mdl.get_input_index_by_name(desc, C.ACL_DYNAMIC_TENSOR_NAME)
+        assert ret == 0 and acl.mdl.set_dynamic_batch_size(model_id, ds, idx, 2) == 0
+        info, ret = acl.mdl.get_first_aipp_info(model_id, 0)
+        assert ret == 0 and info["outDims"][0]["aippOutSize"] == 2 * 3 * h * w * 4
+        got = execute(acl, model_id, ds, handles[3], handles[4], (2, 3, h, w))
+    finally:
+        cleanup(acl, *handles)
+    for b in range(2):
+        ref = reference(imgs[b], "YUV420SP_U8", w, h, csc=True, mean=(5, 6, 7, 0)) + 0.5
+        np.testing.assert_allclose(got[b], ref, rtol=1e-6, atol=1e-6)
+
+
 def test_dynamic_aipp_setters_and_execute(acl, device, tmp_path):
     h, w = 12, 10
     cfg = write_cfg(tmp_path, {"aipp_mode": "dynamic", "max_src_image_size": 64 * 64 * 3})

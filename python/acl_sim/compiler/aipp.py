@@ -356,6 +356,12 @@ def patch_iodesc(iodesc: dict, records: list[dict]) -> None:
     for rec in records:
         entry, info = iodesc["inputs"][rec["input_index"]], rec["aipp"]
         size = int(np.prod(info["dims_v2"], dtype=np.int64))
+        if entry["dims"] and entry["dims"][0] == -1:  # dynamic batch: -1 in N, size of the largest batch
+            per_image = int(np.prod(info["src_dims"][1:], dtype=np.int64)) * np.dtype(info["src_dtype"]).itemsize
+            max_n = entry["size"] // per_image
+            size = size // info["dims_v2"][0] * max_n
+            for key in ("dims", "dims_v2", "src_dims"):
+                info[key] = [-1] + list(info[key][1:])
         entry.update(dtype=4, format=1 if info["mode"] == "static" else 2, dims=info["dims"], size=size, aipp=info)
         if info["mode"] == "dynamic":
             n = info["batch"]
