@@ -155,6 +155,7 @@ void Stream::drain(size_t budget) {
 
 void Stream::run_and_wait(const char* name, const std::function<void()>& fn) {
   std::unique_lock<std::mutex> lock(mu_);
+  if (capture_) return capture_->record(fn, nullptr, name);  // capturing: recorded like any other task
   if (scheduled_ || !queue_.empty()) {
     lock.unlock();
     enqueue(name, fn);
