@@ -183,6 +183,73 @@ def rank_table_seeds() -> list[bytes]:
                                             for i in range(n)]}]}
     return [json.dumps(table(n)).encode() for n in (1, 2, 8)]
 
+# --------------------------------------------------------------------------- DVPP image decoders
+
+_dvpp = {}
+
+
+def _dvpp_state():
+    """One stream and open DVPP channel for the process (the decoders are stream tasks)."""
+    if not _dvpp:
+        acl = _acl()
+        _dvpp["stream"], ret = acl.rt.create_stream()
+        assert ret == 0
+        _dvpp["channel"] = acl.media.dvpp_create_channel_desc()
+        assert acl.media.dvpp_create_channel(_dvpp["channel"]) == 0
+    return _acl(), _dvpp["stream"], _dvpp["channel"]
+
+
+def dvpp_image(data: bytes) -> None:
+    """JPEG / PNG header parsing, size prediction and (for small images) a full decode through device memory:
+    every outcome is a code (100000 bad data, 148052 unsupported JPEG, 200006 no codec library), never a crash."""
+    acl, stream, channel = _dvpp_state()
+    m = acl.media
+    codes = (0, 100000, 148052, 200006)
+    host = np.frombuffer(data, np.uint8) if data else np.zeros(1, np.uint8)
+    size = len(data)
+    is_png = data[:4] == b"\x89PNG"
+    w, h, _, ret = (m.dvpp_png_get_image_info if is_png else m.dvpp_jpeg_get_image_info)(host.ctypes.data, size)
+    assert ret in codes, ret
+    fmt = 12 if is_png else 1
+    need, ret2 = (m.dvpp_png_predict_dec_size if is_png else m.dvpp_jpeg_predict_dec_size)(host.ctypes.data, size, fmt)
+    assert ret2 in codes, ret2
+    if ret or ret2 or size == 0 or w * h > 512 * 512:
+        return
+    src, r = m.dvpp_malloc(size)
+    out, r2 = m.dvpp_malloc(need)
+    assert r == 0 and r2 == 0
+    try:
+        assert acl.rt.memcpy(src, size, host.ctypes.data, size, 1) == 0
+        desc = m.dvpp_create_pic_desc()
+        ws = (w * 3 + 127) // 128 * 128 if is_png else (w + 127) // 128 * 128
+        for name, v in (("data", out), ("size", need), ("format", fmt), ("width", w), ("height", h),
+                        ("width_stride", ws), ("height_stride", (h + 15) // 16 * 16)):
+            getattr(m, "dvpp_set_pic_desc_" + name)(desc, v)
+        ret = (m.dvpp_png_decode_async if is_png else m.dvpp_jpeg_decode_async)(channel, src, size, desc, stream)
+        assert ret in codes, ret
+        assert acl.rt.synchronize_stream(stream) in codes
+        m.dvpp_destroy_pic_desc(desc)
+    finally:
+        m.dvpp_free(src)
+        m.dvpp_free(out)
+
+
+def dvpp_image_seeds() -> list[bytes]:
+    from PIL import Image
+
+    rng = np.random.default_rng(0)
+    rgb = rng.integers(0, 256, (48, 64, 3), dtype=np.uint8)
+    seeds = []
+    for kw in ({"subsampling": 2}, {"subsampling": 0}, {"subsampling": 1}, {"progressive": True}):
+        buf = io.BytesIO()
+        Image.fromarray(rgb).save(buf, "JPEG", quality=80, **kw)
+        seeds.append(buf.getvalue())
+    for img in (Image.fromarray(rgb), Image.fromarray(rgb).convert("P"), Image.fromarray(rgb[..., 0])):
+        buf = io.BytesIO()
+        img.save(buf, "PNG")
+        seeds.append(buf.getvalue())
+    return seeds
+
 # --------------------------------------------------------------------------- registry
 
 
@@ -191,6 +258,7 @@ TARGETS = {
     "onnx_import": (onnx_import, onnx_seeds),
     "init_config": (init_config, init_config_seeds),
     "rank_table": (rank_table, rank_table_seeds),
+    "dvpp_image": (dvpp_image, dvpp_image_seeds),
 }
 
 
