@@ -41,7 +41,7 @@ class Comparison:
 
 def ms(seconds: float) -> str:
     v = seconds * 1e3
-    return f"{v:.1f}" if v >= 100 else f"{v:.2f}" if v >= 1 else f"{v:.3f}"
+    return f"{v:.1f}" if v >= 100 else f"{v:.2f}" if v >= 1 else f"{v:.3f}" if v >= 0.01 else f"{v:.4f}"
 
 
 def _sample(fn, inner: int) -> float:
