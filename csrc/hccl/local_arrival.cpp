@@ -8,7 +8,8 @@ LocalArrival::LocalArrival(std::shared_ptr<LocalCommunicator> comm, OpDesc desc)
     : comm_(std::move(comm)), desc_(std::move(desc)) {}
 
 bool LocalArrival::ready_or_subscribe(const std::shared_ptr<Stream>& s) {
-  if (arrived_.exchange(true, std::memory_order_acq_rel)) return true;  // resumed: the collective is over
+  if (parked_.exchange(false, std::memory_order_acq_rel)) return true;  // resumed: the collective is over
+  failure_.reset();
   return comm_->group().arrive(comm_->next_seq(), shared_from_this(), s, comm_->exec_timeout_s());
 }
 

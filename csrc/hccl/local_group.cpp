@@ -44,7 +44,10 @@ bool LocalGroup::arrive(uint64_t seq, const std::shared_ptr<LocalArrival>& a, co
   }
   g.ranks[r] = a;
   g.streams[r] = s;
-  if (++g.arrived < n_) return false;  // parked; the last rank resumes the stream
+  if (++g.arrived < n_) {  // parked; the last rank (or the watchdog) resumes the stream
+    a->mark_parked();
+    return false;
+  }
   Gathering done = std::move(g);
   open_.erase(it);
   lock.unlock();
