@@ -171,8 +171,9 @@ Plan plan_weight_quant_matmul(const char* op, TensorArg x, TensorArg weight, Ten
                 " must be 0 or divide K = ", K);
   const int64_t groups = group_size > 0 ? K / group_size : 1;
   const bool per_tensor = scale.numel() == 1;
-  ACLNN_REQUIRE(per_tensor || scale.shape == std::vector<int64_t>{N} || scale.shape == std::vector<int64_t>{groups, N} ||
-                    (group_size == 0 && scale.shape == std::vector<int64_t>{1, N}),
+  const std::vector<int64_t> per_channel{N}, per_channel2{1, N}, per_group{groups, N};
+  ACLNN_REQUIRE(per_tensor || scale.shape == per_channel || scale.shape == per_group ||
+                    (group_size == 0 && scale.shape == per_channel2),
                 op, ": antiquantScale has shape ", dims_to_string(scale.shape), "; expected [", N, "], [1, ", N,
                 "] or [", groups, ", ", N, "] (group size ", group_size, ")");
   if (offset.present()) {
