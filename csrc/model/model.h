@@ -32,6 +32,25 @@ class MemPool;
 class GraphExecutor;
 struct OmModel;
 
+/** AIPP on a model input (IODESC "aipp", written by ATC for --insert_op_conf; docs/aipp.md). */
+struct AippInfo {
+  enum class Kind { None, Static, Dynamic, DynamicData };
+  Kind kind = Kind::None;
+  std::vector<int64_t> dims_v2;          // aclmdlGetInputDimsV2 (product = input size)
+  int64_t data_input_index = -1;         // Dynamic: index of the ascend_dynamic_aipp_data input
+  int64_t batch = 0;                     // Dynamic / DynamicData: images per run
+  int64_t max_src_image_size = 0;        // Dynamic
+  std::vector<int64_t> src_dims;         // the model's own input (before AIPP)
+  int src_dtype = 0;                     // aclDataType of that input
+  int src_format = 0;                    // aclFormat of that input
+  std::vector<std::pair<std::string, double>> config;  // Static: the checked aipp_op parameters
+  double value(const std::string& key, double def = 0) const {
+    for (const auto& kv : config)
+      if (kv.first == key) return kv.second;
+    return def;
+  }
+};
+
 /** One model input or output, as IODESC describes it (dims hold -1 in dynamic positions). */
 struct IoDesc {
   std::string name;
@@ -39,6 +58,7 @@ struct IoDesc {
   int format = 2;               // aclFormat (0 NCHW, 1 NHWC, 2 ND)
   std::vector<int64_t> dims;    // outputs: the largest profile's shape
   size_t size = 0;              // bytes of the largest profile
+  AippInfo aipp;                // inputs only
 };
 
 enum class DynamicKind { None, Batch, HW, Dims };
