@@ -91,15 +91,10 @@
 
 extern "C" {
 ACLNN_UNSUPPORTED(Addcdiv, (const aclTensor*, const aclTensor*, const aclTensor*, const aclScalar*, aclTensor*))
-ACLNN_UNSUPPORTED(AvgPool2d, (const aclTensor*, const aclIntArray*, const aclIntArray*, const aclIntArray*, bool, bool, int64_t, int8_t, aclTensor*))
-ACLNN_UNSUPPORTED(Convolution, (const aclTensor*, const aclTensor*, const aclTensor*, const aclIntArray*, const aclIntArray*, const aclIntArray*, bool, const aclIntArray*, int64_t, aclTensor*, int8_t))
 ACLNN_UNSUPPORTED(Embedding, (const aclTensor*, const aclTensor*, const aclTensor*))
 ACLNN_UNSUPPORTED(Ger, (const aclTensor*, const aclTensor*, aclTensor*))
-ACLNN_UNSUPPORTED(Im2col, (const aclTensor*, const aclIntArray*, const aclIntArray*, const aclIntArray*, const aclIntArray*, aclTensor*))
 ACLNN_UNSUPPORTED(InplaceMaskedFillScalar, (aclTensor*, const aclTensor*, const aclScalar*))
-ACLNN_UNSUPPORTED(MaxPool, (const aclTensor*, const aclIntArray*, const aclIntArray*, const int64_t, const aclIntArray*, const aclIntArray*, const int64_t, aclTensor*))
 ACLNN_UNSUPPORTED(Scatter, (const aclTensor*, int64_t, const aclTensor*, const aclTensor*, int64_t, aclTensor*))
 ACLNN_UNSUPPORTED(TriangularSolve, (const aclTensor*, const aclTensor*, bool, bool, bool, aclTensor*, aclTensor*))
-ACLNN_UNSUPPORTED(UpsampleNearest2d, (const aclTensor*, const aclIntArray*, aclTensor*))
 }  // extern "C"
 // clang-format on
