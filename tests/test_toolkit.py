@@ -35,10 +35,11 @@ def test_layout(toolkit):
                 "set_env.sh", "bin/npu-smi", "bin/atc"]:
         assert (toolkit / rel).is_file(), rel
     assert len(list((toolkit / "include" / "aclnnop").glob("aclnn_*.h"))) >= 85
-    for name in ["libascendcl.so", "libnnopbase.so", "libopapi.so", "libacl_op_compiler.so"]:
+    for name in ["libascendcl.so", "libnnopbase.so", "libopapi.so", "libacl_op_compiler.so", "libacl_cblas.so"]:
         for d in ["lib64", "lib64/stub", "runtime/lib64", "runtime/lib64/stub"]:
             p = toolkit / d / name
-            assert p.exists() and p.resolve().name == "libascendcl.so", p
+            assert p.exists() and p.resolve().name in ("libascendcl.so", name), p
+    assert (toolkit / "lib64" / "libopapi.so").resolve().name == "libascendcl.so"
 
 
 def test_idempotent_and_refreshes_removed_files(toolkit):

@@ -137,9 +137,9 @@ class ACL_SIM_MODEL_API Model {
   /** Input/output shapes of @p profile (no -1). Throws 100000 for a bad profile index. */
   std::vector<std::vector<int64_t>> input_dims(size_t profile) const;
   std::vector<std::vector<int64_t>> output_dims(size_t profile) const;
-  /** Bytes each input / output occupies in @p profile. */
-  std::vector<size_t> input_sizes(size_t profile) const;
-  std::vector<size_t> output_sizes(size_t profile) const;
+  /** Bytes each input / output occupies in @p profile (valid as long as the model). */
+  const std::vector<size_t>& input_sizes(size_t profile) const;
+  const std::vector<size_t>& output_sizes(size_t profile) const;
   /** Workspace bytes per run (largest profile) and weight bytes. */
   size_t work_size() const;
   size_t weight_size() const;

@@ -4,9 +4,9 @@ Creates (idempotently) and prints a folder that CANN build systems accept as
 ASCEND_TOOLKIT_HOME / CANN_INSTALL_DIR / INSTALL_DIR / DDK_PATH:
 
     include/                 a copy of acl_sim's installed include tree (acl/, aclnn/, aclnnop/, hccl/, ...)
-    lib64/libascendcl.so     a link to acl_sim's library; libnnopbase.so, libopapi.so and
-                             libacl_op_compiler.so link to it too (acl_sim exports all of CANN's
-                             symbols from the one library)
+    lib64/libascendcl.so     a link to acl_sim's library; libnnopbase.so and libopapi.so link to it
+                             too (acl_sim exports the aclnn symbols from it); libacl_op_compiler.so
+                             and libacl_cblas.so link to acl_sim's thin libraries of those names
     lib64/stub/              the same links (the samples link against stub/)
     runtime/include, runtime/lib64 (with stub/)  links to the above: the Ascend samples' layout
     bin/npu-smi, bin/atc     wrappers of `acl-sim npu-smi` and `acl-sim atc`
@@ -26,7 +26,9 @@ import sys
 import acl_sim
 
 _REPO_INCLUDE = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "csrc", "include"))
-LIBRARY_NAMES = ("libascendcl.so", "libnnopbase.so", "libopapi.so", "libacl_op_compiler.so")
+# CANN's library names. Each links to the library of that name next to libascendcl.so when acl_sim
+# builds one (libacl_op_compiler.so, libacl_cblas.so), else to libascendcl.so, which exports them all.
+LIBRARY_NAMES = ("libascendcl.so", "libnnopbase.so", "libopapi.so", "libacl_op_compiler.so", "libacl_cblas.so")
 
 
 def _build_dir() -> str | None:
@@ -146,7 +148,8 @@ def ensure(root: str | None = None) -> str:
     for sub in ("lib64", os.path.join("lib64", "stub"), "bin", "runtime"):
         os.makedirs(os.path.join(root, sub), exist_ok=True)
     for name in LIBRARY_NAMES:
-        _link(os.path.abspath(library), os.path.join(root, "lib64", name))
+        own = os.path.join(os.path.dirname(library), name)
+        _link(os.path.abspath(own if os.path.isfile(own) else library), os.path.join(root, "lib64", name))
         _link(os.path.join("..", name), os.path.join(root, "lib64", "stub", name))
     _link(os.path.join("..", "include"), os.path.join(root, "runtime", "include"))
     _link(os.path.join("..", "lib64"), os.path.join(root, "runtime", "lib64"))
