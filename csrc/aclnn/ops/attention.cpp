@@ -182,50 +182,59 @@ Plan plan_fused_attention(const char* op, AttentionArgs a) {
       return d;
     };
     Dense qf = dense_bsnd(a.q, q), kf = dense_bsnd(a.k, k), vf = dense_bsnd(a.v, v);
-    Dense scores(ACL_FLOAT, score_shape);
-    float* sc = static_cast<float*>(scores.data());
     const float* qp = static_cast<const float*>(qf.data());
     const float* kp = static_cast<const float*>(kf.data());
     const float* vp = static_cast<const float*>(vf.data());
+    Dense of(ACL_FLOAT, {B, S, N, Dv});
+    float* outp = static_cast<float*>(of.data());
     const int64_t group = N / Nkv;
-    auto heads = [&](auto&& f) {
-      ThreadPool::instance().parallel_for(static_cast<size_t>(B * N), [&](size_t i) {
-        f(static_cast<int64_t>(i) / N, static_cast<int64_t>(i) % N);
-      });
+    // The pse shift and mask as [B, N, S, Skv] views (broadcast dims step 0), sliced per head below.
+    auto score_view = [&](const TensorArg& t) {
+      StridedView v = strided(t);
+      while (v.shape.size() < 4) v.shape.insert(v.shape.begin(), 1), v.strides.insert(v.strides.begin(), 0);
+      for (size_t d = 0; d < 4; ++d)
+        if (v.shape[d] == 1 && score_shape[d] != 1) v.shape[d] = score_shape[d], v.strides[d] = 0;
+      return v;
     };
-    // scores[b, n] = scale * Q[b, :, n, :] K[b, :, n / group, :]^T
-    heads([&](int64_t b, int64_t n) {
-      const float* qb = qp + (b * S * N + n) * D;
-      const float* kb = kp + (b * Skv * Nkv + n / group) * D;
-      gemm_f32(S, Skv, D, static_cast<float>(a.scale), MatrixRef{qb, N * D, 1}, MatrixRef{kb, 1, Nkv * D}, 0.f,
-               sc + (b * N + n) * S * Skv, Skv, {}, false);
-    });
-    if (a.pse.present()) {
-      Dense pse(ACL_FLOAT, score_shape);
-      kern::strided_copy(op, strided(a.pse), strided(pse));
-      run_kernel("Add", {scores.view(), pse.view()}, {scores.view()});
-    }
-    if (a.mask.present()) {  // masked (non-zero) positions take no weight
-      Dense m(ACL_FLOAT, score_shape);
-      kern::strided_copy(op, strided(a.mask), strided(m));
-      float* mp = static_cast<float*>(m.data());
-      for (int64_t i = 0, n = B * N * S * Skv; i < n; ++i)
-        if (mp[i] != 0.f) sc[i] = -std::numeric_limits<float>::infinity();
-    }
+    const StridedView pse = a.pse.present() ? score_view(a.pse) : StridedView{};
+    const StridedView mask = a.mask.present() ? score_view(a.mask) : StridedView{};
+    auto head_slice = [](StridedView v, int64_t b, int64_t n) {
+      v.offset += b * v.strides[0] + n * v.strides[1];
+      v.shape.erase(v.shape.begin(), v.shape.begin() + 2);
+      v.strides.erase(v.strides.begin(), v.strides.begin() + 2);
+      return v;
+    };
     Attrs at;
     at.set("axis", int64_t{-1});
-    Dense probs(ACL_FLOAT, score_shape);
-    run_kernel("Softmax", {scores.view()}, {probs.view()}, &at);
-    sc = static_cast<float*>(probs.data());
-    // A row whose every position is masked has no distribution: it attends to nothing (zeros), not NaN.
-    for (int64_t i = 0, n = B * N * S * Skv; i < n; ++i)
-      if (sc[i] != sc[i]) sc[i] = 0.f;
-    Dense of(ACL_FLOAT, {B, S, N, Dv});
-    float* op_ = static_cast<float*>(of.data());
-    heads([&](int64_t b, int64_t n) {
+    // One head at a time per pool index: its [S, Skv] scores live only while that head runs.
+    ThreadPool::instance().parallel_for(static_cast<size_t>(B * N), [&](size_t i) {
+      const int64_t b = static_cast<int64_t>(i) / N, n = static_cast<int64_t>(i) % N;
+      Dense scores(ACL_FLOAT, {S, Skv}), probs(ACL_FLOAT, {S, Skv});
+      float* sc = static_cast<float*>(scores.data());
+      const float* qb = qp + (b * S * N + n) * D;
+      const float* kb = kp + (b * Skv * Nkv + n / group) * D;
+      gemm_f32(S, Skv, D, static_cast<float>(a.scale), MatrixRef{qb, N * D, 1}, MatrixRef{kb, 1, Nkv * D}, 0.f, sc, Skv,
+               {}, false);
+      if (a.pse.present()) {
+        Dense shift(ACL_FLOAT, {S, Skv});
+        kern::strided_copy(op, head_slice(pse, b, n), strided(shift));
+        run_kernel("Add", {scores.view(), shift.view()}, {scores.view()});
+      }
+      if (a.mask.present()) {  // masked (non-zero) positions take no weight
+        Dense m(ACL_FLOAT, {S, Skv});
+        kern::strided_copy(op, head_slice(mask, b, n), strided(m));
+        const float* mp = static_cast<const float*>(m.data());
+        for (int64_t e = 0; e < S * Skv; ++e)
+          if (mp[e] != 0.f) sc[e] = -std::numeric_limits<float>::infinity();
+      }
+      run_kernel("Softmax", {scores.view()}, {probs.view()}, &at);
+      float* pp = static_cast<float*>(probs.data());
+      // A row whose every position is masked has no distribution: it attends to nothing (zeros), not NaN.
+      for (int64_t e = 0; e < S * Skv; ++e)
+        if (pp[e] != pp[e]) pp[e] = 0.f;
       const float* vb = vp + (b * Skv * Nkv + n / group) * Dv;
-      gemm_f32(S, Dv, Skv, 1.f, MatrixRef{sc + (b * N + n) * S * Skv, Skv, 1}, MatrixRef{vb, Nkv * Dv, 1}, 0.f,
-               op_ + (b * S * N + n) * Dv, N * Dv, {}, false);
+      gemm_f32(S, Dv, Skv, 1.f, MatrixRef{pp, Skv, 1}, MatrixRef{vb, Nkv * Dv, 1}, 0.f, outp + (b * S * N + n) * Dv,
+               N * Dv, {}, false);
     });
     kern::strided_copy(op, strided(of), StridedView{a.out.data, a.out.dtype, o.shape, o.strides, a.out.offset});
   });
