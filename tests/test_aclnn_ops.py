@@ -290,3 +290,25 @@ def test_fused_infer_attention_gqa_pse(nn):
             p /= p.sum(-1, keepdims=True)
             want[b, :, h] = p @ vd[b, :, h // 2]
     close(out.read(), want, 5e-3)
+
+
+def test_triangular_solve_and_im2col(nn):
+    a = np.tril(rng.standard_normal((2, 4, 4))) + 4 * np.eye(4)
+    A = nn.dev(a.astype(np.float32))
+    B = nn.dev(rng.standard_normal((2, 4, 3)).astype(np.float32))
+    X = nn.dev(np.zeros((2, 4, 3), np.float32))
+    M = nn.dev(np.zeros((2, 4, 4), np.float32))
+    nn.run("TriangularSolve", B.t(), A.t(), C.c_bool(False), C.c_bool(False), C.c_bool(False), X.t(), M.t())
+    close(X.read(), np.linalg.solve(a, B.host.astype(np.float64)), 1e-4)
+    x = nn.dev(rng.standard_normal((1, 2, 5, 6)).astype(np.float32))
+    out = nn.dev(np.zeros((1, 2 * 3 * 2, 3 * 3), np.float32))
+    nn.run("Im2col", x.t(), nn.ints([3, 2]), nn.ints([1, 1]), nn.ints([1, 0]), nn.ints([2, 2]), out.t())
+    xp = np.pad(x.host.astype(np.float64), ((0, 0), (0, 0), (1, 1), (0, 0)))
+    want = np.zeros((1, 12, 9))
+    for c in range(2):
+        for i in range(3):
+            for j in range(2):
+                for oh in range(3):
+                    for ow in range(3):
+                        want[0, c * 6 + i * 2 + j, oh * 3 + ow] = xp[0, c, oh * 2 + i, ow * 2 + j]
+    close(out.read(), want)

@@ -95,6 +95,5 @@ ACLNN_UNSUPPORTED(Embedding, (const aclTensor*, const aclTensor*, const aclTenso
 ACLNN_UNSUPPORTED(Ger, (const aclTensor*, const aclTensor*, aclTensor*))
 ACLNN_UNSUPPORTED(InplaceMaskedFillScalar, (aclTensor*, const aclTensor*, const aclScalar*))
 ACLNN_UNSUPPORTED(Scatter, (const aclTensor*, int64_t, const aclTensor*, const aclTensor*, int64_t, aclTensor*))
-ACLNN_UNSUPPORTED(TriangularSolve, (const aclTensor*, const aclTensor*, bool, bool, bool, aclTensor*, aclTensor*))
 }  // extern "C"
 // clang-format on
