@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The proof harness of issue 12: ggml's CANN backend, unchanged, on acl_sim.
 #
-#   tests/ggml/build_ggml_cann.sh [--build-only] [OP ...]
+#   tests/ggml/build_ggml_cann.sh [--build-only] [-v] [--ops-file FILE] [OP ...]
 #
 # 1. downloads the llama-cpp-python==0.3.36 sdist once into $ACL_SIM_GGML_CACHE
 #    (default ~/.cache/acl_sim/ggml) with pip, and extracts it;
@@ -9,10 +9,12 @@
 #    `python -m acl_sim --toolkit-dir` (its set_env.sh is sourced: ggml's CMake finds the chip with
 #    npu-smi, the headers in include/, the libraries in lib64/), ccache launcher, -j$JOBS (2);
 #    GGML_NATIVE=OFF keeps the CPU backend to one portable variant;
-# 3. runs `test-backend-ops -b CANN0 -o OP` for each OP (default: $OPS below) and prints one line
-#    per op: "OP passed/total" (and the failing cases with -v).
+# 3. runs `test-backend-ops -b CANN0 -o OP` for each OP (the arguments, the ops of --ops-file, or
+#    by default tests/ggml/passing_ops.txt: the ops that pass completely today) and prints one line
+#    per op: "OP passed/total" (with -v also the failing cases). Logs: $BUILD/test-OP.log.
 #
-# Environment: ACL_SIM_GGML_CACHE, JOBS, PYTHON (default python), OPS.
+# Environment: ACL_SIM_GGML_CACHE, ACL_SIM_GGML_BUILD (build dir, default $CACHE/build-cann), JOBS,
+# PYTHON (default python).
 # Exit status: 0 when every op ran and every test passed; 1 otherwise.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -21,18 +23,23 @@ JOBS=${JOBS:-2}
 CACHE=${ACL_SIM_GGML_CACHE:-$HOME/.cache/acl_sim/ggml}
 VERSION=0.3.36
 SDIST_DIR="$CACHE/llama_cpp_python-$VERSION"
-BUILD="$CACHE/build-cann"
+BUILD=${ACL_SIM_GGML_BUILD:-$CACHE/build-cann}
 build_only=0
 verbose=0
+ops_file=""
 ops=()
-for a in "$@"; do
-  case "$a" in
+while [ $# -gt 0 ]; do
+  case "$1" in
     --build-only) build_only=1 ;;
     -v) verbose=1 ;;
-    *) ops+=("$a") ;;
+    --ops-file) ops_file=$2; shift ;;
+    *) ops+=("$1") ;;
   esac
+  shift
 done
-[ ${#ops[@]} -eq 0 ] && read -r -a ops <<< "${OPS:-ABS}"
+if [ ${#ops[@]} -eq 0 ]; then
+  read -r -a ops <<< "$(grep -v '^\s*#' "${ops_file:-$HERE/passing_ops.txt}" | tr '\n' ' ')"
+fi
 
 mkdir -p "$CACHE"
 if [ ! -d "$SDIST_DIR/vendor/llama.cpp/ggml/src/ggml-cann" ]; then
@@ -67,14 +74,14 @@ for op in "${ops[@]}"; do
   log="$BUILD/test-$op.log"
   timeout 1200 "$BUILD/test-backend-ops" -b CANN0 -o "$op" >"$log" 2>&1
   rc=$?
-  passed=$(grep -cE '^\s+.*: OK$|\bOK\b$' "$log")
-  line=$(grep -E '^\s*[0-9]+/[0-9]+ tests passed' "$log" | tail -1)
+  line=$(grep -E '^\s*[0-9]+/[0-9]+ tests passed' "$log" | tail -1 | sed 's/^ *//')
   if [ -n "$line" ]; then
-    echo "$op ${line%% tests*}"
+    printf '%-24s %s\n' "$op" "${line%% tests*}"
   else
     echo "$op did not finish (exit $rc): $(grep -m1 -iE 'error|abort|fail' "$log")"
   fi
   [ $rc -eq 0 ] || status=1
   [ $verbose -eq 1 ] && grep -E 'FAIL' "$log" | head -20
+  [ -n "$line" ] || status=1
 done
 exit $status
