@@ -22,9 +22,11 @@ UNARY_SAME = {
     "BatchNormalization", "LayerNormalization", "InstanceNormalization", "Mish", "Celu", "ThresholdedRelu",
     "PRelu", "MeanVarianceNormalization", "LpNormalization", "Shrink", "Softsign", "IsInf", "IsNaN",
     "Acos", "Asin", "Atan", "Tan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Hardmax", "GroupNormalization",
+    "BitwiseNot",
 }
 BINARY_BROADCAST = {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "And", "Or", "Xor",
-                    "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "Mod", "Where"}
+                    "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "Mod", "Where",
+                    "BitwiseAnd", "BitwiseOr", "BitwiseXor"}
 BOOL_OUT = {"IsInf", "IsNaN", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Not"}
 
 # Constant inputs up to this many elements are handed to onnx shape inference as data.
@@ -54,6 +56,18 @@ def _fast_rule(g: Graph, node: Node):
     return None
 
 
+def _inference_opset(op: str, g: Graph) -> int:
+    """The canonical opset, or the source model's for ops newer than it (BitCast, CumProd, ...):
+    onnx infers an op only at an opset that defines it."""
+    from onnx import defs
+
+    try:
+        defs.get_schema(op, g.opset, "")
+        return g.opset
+    except Exception:
+        return max(g.opset, g.source_opset, 20 if op == "Gelu" else 0)
+
+
 def _onnx_rule(g: Graph, node: Node):
     from onnx import helper, numpy_helper, shape_inference
 
@@ -77,7 +91,7 @@ def _onnx_rule(g: Graph, node: Node):
              for k, v in node.attrs.items()}
     proto = helper.make_node(node.op, names, outs, **attrs)
     graph = helper.make_graph([proto], "infer", value_infos, [], initializer=inits)
-    opset = 20 if node.op == "Gelu" else g.opset
+    opset = _inference_opset(node.op, g)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8
     try:
