@@ -7,14 +7,15 @@ opset, its input dtypes and the attribute or dtype at fault:
     node 'Resize_0' (Resize, opset 19, dtypes float32/-/float32): attribute antialias=1 is not supported
 
 The check is static: it knows the ops and dtypes the kernel library executes (supported_ops),
-the ONNX functions ATC expands (at the model's opset), and the attribute values the compiler
-refuses. Problems only shape inference can find (a shape that depends on data, an op that must
+the ONNX functions ATC expands (at the model's opset), the control flow it resolves at compile
+time (If, Scan: their subgraphs are checked), and the attribute values the compiler refuses. Problems only shape inference can find (a shape that depends on data, an op that must
 fold to a constant) still surface when compiling.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .passes.control_flow import UNROLLED_OPS
 from .supported_ops import FOLD_ONLY_OPS, SUPPORTED_OPS
 
 # Attribute values the compiler rejects: op -> [(attribute, default, accepted values)].
@@ -93,6 +94,20 @@ def _schema(op: str, opset: int):
         return None
 
 
+def _subgraph_problem(op: str, node, opset: int, seen: frozenset) -> str | None:
+    """If / Scan are resolved at compile time: their subgraphs' ops must be supported."""
+    from onnx import AttributeProto
+
+    for a in node.attribute:
+        if a.type != AttributeProto.GRAPH:
+            continue
+        for inner in a.g.node:
+            if inner.domain not in ("", "ai.onnx") or \
+                    op_problem(inner.op_type, opset, seen | {op}, node=inner) is not None:
+                return f"op is not supported (its {a.name} subgraph uses {inner.op_type})"
+    return None
+
+
 def _body_problem(op: str, body, opset: int, seen: frozenset) -> str | None:
     for inner in body.node:
         if inner.op_type in seen:
@@ -108,6 +123,8 @@ def op_problem(op: str, opset: int, seen: frozenset = frozenset(), node=None, in
     checked when `node` (a NodeProto) and `input_types` (TypeProtos) are given, else accepted."""
     if op in SUPPORTED_OPS or op in FOLD_ONLY_OPS or op == "Constant":
         return None
+    if op in UNROLLED_OPS:
+        return _subgraph_problem(op, node, opset, seen) if node is not None else None
     schema = _schema(op, opset)
     if schema is None:
         return "op is not supported"

@@ -200,16 +200,22 @@ def run(g: Graph, ctx) -> dict:
             raise CompileError(f"input '{name}' has no static shape {shape}; set it with --input_shape")
     from collections import deque
 
-    from . import inline_functions
+    from . import control_flow, inline_functions
 
     folded, inferred, expanded = 0, 0, 0
     kept, queue = [], deque(g.nodes)
     while queue:
         node = queue.popleft()
+        if control_flow.unrollable(node):
+            queue.extendleft(reversed(control_flow.unroll(g, node, g.source_opset)))
+            expanded += 1
+            continue
         if inline_functions.expandable(node.op, g.source_opset):
             queue.extendleft(reversed(inline_functions.expand(g, node, g.source_opset)))
             expanded += 1
             continue
+        if all(not i or g.shape(i) is not None for i in node.inputs):
+            lower_to_canonical(g, node)  # also before folding: the evaluator runs the canonical opset
         if try_fold(g, node):
             folded += 1
             continue
