@@ -184,14 +184,19 @@ def test_check_lists_every_unsupported_node_without_compiling(tmp_path, capsys, 
     from acl_sim.compiler.node_check import op_problem
 
     assert op_problem("Swish", 24) is None
-    assert op_problem("Scan", 21) == "op is not supported"
-    # Scan inside a function body (HannWindow-like ops are fine, a body op ATC lacks is named)
+    assert op_problem("Loop", 21) == "op is not supported"
+    # a function whose body ATC can resolve passes (LinearAttention's body is a Scan, unrolled);
+    # one whose body uses an op ATC lacks is named with that op
     nodes = [helper.make_node("LinearAttention", ["q", "k", "v"], ["o"], name="la", q_num_heads=2, kv_num_heads=2)]
     la = make_model(nodes, [("q", [1, 3, 8]), ("k", [1, 3, 8]), ("v", [1, 3, 8])], [("o", None)], opset=27)
     path.write_bytes(la.SerializeToString())
+    assert atc("--check", f"--model={path}") == 0
+    capsys.readouterr()
+    nodes = [helper.make_node("Bernoulli", ["x"], ["y"], name="coin")]
+    path.write_bytes(make_model(nodes, [("x", [4])], [("y", None)], opset=22).SerializeToString())
     assert atc("--check", f"--model={path}") == 1
-    assert "node 'la' (LinearAttention, opset 27, dtypes float32/float32/float32): op is not supported " \
-           "(its ONNX function uses Scan)" in capsys.readouterr().out
+    assert "node 'coin' (Bernoulli, opset 22, dtypes float32): op is not supported " \
+           "(its ONNX function uses RandomUniformLike)" in capsys.readouterr().out
     assert atc("--check", f"--model={tmp_path / 'missing.onnx'}") == 1
     assert "model file not found" in capsys.readouterr().err
 

@@ -189,3 +189,4 @@ def test_affine_grid(align, size):
     want = np.einsum("nrc,...c->n...r", theta.astype(np.float64), coords)
     got = run("AffineGrid", [theta, np.array(size, np.int64)], want.shape, np.float32, align_corners=align)
     assert_close(got, want, np.float32, 4.0)
+
