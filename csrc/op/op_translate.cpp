@@ -12,6 +12,7 @@
 #include "acl/acl_base.h"
 #include "common/error.h"
 #include "op/op_plan.h"
+#include "op/op_translate_blas.h"
 #include "op/tensor_desc.h"
 
 namespace acl_sim {
@@ -407,6 +408,7 @@ const std::unordered_map<std::string, Translator>& table() {
       {"ReduceSumD", [](const TranslateInput& c, OpPlan& p) { reduce_sum(c, p, true); }},
       {"Transpose", [](const TranslateInput& c, OpPlan& p) { transpose(c, p, false); }},
       {"TransposeD", [](const TranslateInput& c, OpPlan& p) { transpose(c, p, true); }},
+      {"GEMM", translate_blas_gemm},
   };
   return t;
 }

@@ -112,6 +112,54 @@ void Stream::drain(size_t budget) {
   StreamScheduler::instance().make_ready(std::move(self));
 }
 
+void Stream::run_and_wait(const char* name, const std::function<void()>& fn) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (scheduled_ || !queue_.empty()) {
+    lock.unlock();
+    enqueue(name, fn);
+    synchronize();
+    return;
+  }
+  scheduled_ = true;  // later enqueues queue up behind this run and are scheduled when it ends
+  ++enqueued_;
+  lock.unlock();
+  std::optional<Error> failure;
+  {
+    fault::maybe_stall_task();
+    std::optional<prof::ScopedTrack> track;
+    std::optional<prof::TaskSpan> span;
+    if (prof::enabled()) {
+      track.emplace(device_.id(), prof::stream_track(this, device_.id(), is_default_));
+      span.emplace(name);
+    }
+    try {
+      fn();
+    } catch (const Error& e) {
+      failure = e;
+    } catch (const std::exception& e) {
+      failure = Error(ACL_ERROR_RT_INTERNAL_ERROR, e.what());
+    } catch (...) {
+      failure = Error(ACL_ERROR_RT_INTERNAL_ERROR, "unknown exception in a stream task");
+    }
+  }
+  lock.lock();
+  ++completed_;
+  if (queue_.empty()) {
+    scheduled_ = false;
+  } else {
+    lock.unlock();
+    StreamScheduler::instance().make_ready(shared_from_this());
+    lock.lock();
+  }
+  if (sync_waiters_ && completed_ == enqueued_) done_cv_.notify_all();
+  if (error_set_) {  // an earlier task's error comes first, as synchronize() would report it
+    error_set_ = false;
+    Error e = error_;
+    throw e;
+  }
+  if (failure) throw *failure;
+}
+
 void Stream::synchronize() { synchronize_for(-1); }
 
 bool Stream::synchronize_for(int32_t timeout_ms) {

@@ -51,6 +51,11 @@ class ACL_SIM_RT_API Stream : public std::enable_shared_from_this<Stream> {
   void enqueue(const char* name, Task task);
   /** Later tasks wait until @p w is satisfied. Thread-safe. */
   void enqueue_wait(std::shared_ptr<Waitable> w);
+  /** Run @p fn as this stream's next task and wait for it, as enqueue(name, fn) + synchronize() would, but
+   *  on the calling thread when the stream is idle (no thread hand-off, no wake-ups): the stream counts
+   *  as busy meanwhile, so tasks enqueued by other threads run after it. A synchronous API (aclmdlExecute)
+   *  uses it. Throws the first stored Error of an earlier task, else @p fn's own. */
+  void run_and_wait(const char* name, const std::function<void()>& fn);
   /** Wait until every task enqueued so far has run; rethrows (and clears) the first stored Error. */
   void synchronize();
   /** As synchronize() with a deadline: @p timeout_ms -1 waits forever, 0 polls. False on timeout. */
