@@ -9,7 +9,7 @@ import platform
 import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ORDER = ["rt", "exec", "kerna", "kernb", "atc", "model", "mdlapi", "hccl", "prof"]
+ORDER = ["rt", "exec", "kerna", "kernb", "atc", "model", "mdlapi", "onnxcov", "hccl", "prof"]
 
 
 def main() -> None:

@@ -190,3 +190,70 @@ def test_affine_grid(align, size):
     got = run("AffineGrid", [theta, np.array(size, np.int64)], want.shape, np.float32, align_corners=align)
     assert_close(got, want, np.float32, 4.0)
 
+
+
+@pytest.mark.parametrize("axis", [-1, 0, 1, 2])
+@pytest.mark.parametrize("idx_dtype,val_dtype", [(np.int64, np.float32), (np.float32, np.int32),
+                                                 (np.int32, np.float16), (np.uint8, np.int64)])
+def test_one_hot(axis, idx_dtype, val_dtype):
+    rng = np.random.default_rng(28)
+    depth = 6
+    lo = 0 if np.dtype(idx_dtype).kind == "u" else -8
+    indices = rng.integers(lo, 8, size=(3, 4)).astype(idx_dtype)  # some out of range, some negative
+    values = np.array([2, 7], dtype=val_dtype)
+    wrapped = indices.astype(np.int64)
+    wrapped = np.where(wrapped < 0, wrapped + depth, wrapped)
+    hot = (wrapped[..., None] == np.arange(depth)).astype(np.float64)  # depth axis last
+    want = np.moveaxis(hot, -1, axis if axis >= 0 else 2)
+    want = np.where(want > 0, 7.0, 2.0)
+    got = run("OneHot", [indices, np.array(depth, np.int64), values], want.shape, val_dtype, axis=axis)
+    np.testing.assert_array_equal(got.astype(np.float64), want)
+
+
+def test_one_hot_rejects_bad_depth_and_values():
+    idx = np.zeros((2,), np.int64)
+    expect_error(lambda: run("OneHot", [idx, np.array(0, np.int64), np.array([0, 1], np.float32)], (2, 0),
+                             np.float32), 100021)
+    expect_error(lambda: run("OneHot", [idx, np.array(3, np.int64), np.array([0, 1, 2], np.float32)], (2, 3),
+                             np.float32), 100021)
+
+
+def _quantize_ref(x, scale, zp, qtype):
+    info = np.iinfo(qtype)
+    q = np.rint(x.astype(np.float64) / scale.astype(np.float64)) + zp.astype(np.float64)
+    return np.clip(q, info.min, info.max).astype(qtype)
+
+
+@pytest.mark.parametrize("qtype", [np.uint8, np.int8, np.int16, np.uint16])
+def test_quantize_dequantize_per_tensor_axis_and_blocked(qtype):
+    rng = np.random.default_rng(29)
+    x = rng.uniform(-300, 300, size=(2, 6, 5)).astype(np.float32)
+    x[0, 0, :3] = [0.5, 1.5, -2.5]  # ties round to even
+    info = np.iinfo(qtype)
+    mid = (int(info.min) + int(info.max)) // 2
+    cases = [  # (scale, zero point, attrs, broadcast shape of scale for the reference)
+        (np.array(1.0 if qtype in (np.int16, np.uint16) else 2.0, np.float32), np.array(mid, qtype), {}, ()),
+        (rng.uniform(0.5, 3, size=6).astype(np.float32), np.full(6, mid, qtype), {"axis": 1}, (1, 6, 1)),
+        (rng.uniform(0.5, 3, size=(2, 3, 5)).astype(np.float32), np.full((2, 3, 5), mid, qtype),
+         {"axis": 1, "block_size": 2}, None),
+    ]
+    for scale, zp, attrs, shape in cases:
+        if shape is None:  # blocked: repeat each scale over its block of the axis
+            s_full = np.repeat(scale, 2, axis=1)
+            z_full = np.repeat(zp, 2, axis=1)
+        else:
+            s_full, z_full = scale.reshape(shape), zp.reshape(shape)
+        want = _quantize_ref(x, s_full, z_full, qtype)
+        got = run("QuantizeLinear", [x, scale, zp], x.shape, qtype, **attrs)
+        np.testing.assert_array_equal(got, want)
+        back = run("DequantizeLinear", [got, scale, zp], x.shape, np.float32, **attrs)
+        assert_close(back, (want.astype(np.float64) - z_full) * s_full, np.float32)
+    # no zero point: uint8 output
+    got = run("QuantizeLinear", [x, np.array(4.0, np.float32)], x.shape, np.uint8)
+    np.testing.assert_array_equal(got, _quantize_ref(x, np.float64(4.0), np.float64(0), np.uint8))
+
+
+def test_quantize_rejects_bad_scale_and_dtype():
+    x = np.zeros((2, 3), np.float32)
+    expect_error(lambda: run("QuantizeLinear", [x, np.ones(4, np.float32)], x.shape, np.uint8, axis=1), 100021)
+    expect_error(lambda: run("QuantizeLinear", [x, np.ones(1, np.float32)], x.shape, np.float32), 100026)

@@ -16,11 +16,14 @@ from __future__ import annotations
 import numpy as np
 
 from .passes.control_flow import UNROLLED_OPS
+
+# Ops ATC decomposes into kernel-library ops (passes/lowerings.py).
+LOWERED_OPS = {"QLinearMatMul", "RNN", "GRU", "LSTM", "Einsum"}
 from .supported_ops import FOLD_ONLY_OPS, SUPPORTED_OPS
 
 # Attribute values the compiler rejects: op -> [(attribute, default, accepted values)].
 UNSUPPORTED_ATTRS = {
-    "Resize": [("antialias", 0, {0}), ("keep_aspect_ratio_policy", "stretch", {"stretch"})],
+    "Resize": [("antialias", 0, {0})],
 }
 
 # ONNX element types with an aclDataType (om_writer.ACL_DTYPES) the kernels move.
@@ -122,6 +125,8 @@ def op_problem(op: str, opset: int, seen: frozenset = frozenset(), node=None, in
     function), or None. A context-dependent function (its body depends on the input types) is
     checked when `node` (a NodeProto) and `input_types` (TypeProtos) are given, else accepted."""
     if op in SUPPORTED_OPS or op in FOLD_ONLY_OPS or op == "Constant":
+        return None
+    if op in LOWERED_OPS:
         return None
     if op in UNROLLED_OPS:
         return _subgraph_problem(op, node, opset, seen) if node is not None else None

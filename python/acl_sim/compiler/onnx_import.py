@@ -133,6 +133,8 @@ def import_model(proto) -> tuple[Graph, dict]:
         try:
             dtype = np.dtype(helper.tensor_dtype_to_np_dtype(elem))
         except Exception:
+            dtype = None
+        if dtype is None or dtype == object:  # strings, sequences, optionals: no device dtype
             raise CompileError(f"input '{vi.name}' has an unsupported element type {elem}") from None
         g.inputs.append(vi.name)
         specs[vi.name] = (_value_info_shape(vi), dtype)

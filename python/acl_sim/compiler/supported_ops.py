@@ -20,7 +20,7 @@ SUPPORTED_OPS = frozenset({
     "Celu", "Softplus", "Softsign", "Mish", "Shrink", "ThresholdedRelu",
     # logic
     "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Not", "Where",
-    "Cast", "CastLike", "BitCast",
+    "Cast", "CastLike", "BitCast", "QuantizeLinear", "DequantizeLinear",
     # normalisation / reductions
     "BatchNormalization", "LayerNormalization", "InstanceNormalization", "GroupNormalization",
     "LpNormalization", "MeanVarianceNormalization", "LRN", "Softmax", "LogSoftmax", "Hardmax",
@@ -32,12 +32,12 @@ SUPPORTED_OPS = frozenset({
     # data movement
     "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Concat", "Split", "Slice", "Gather",
     "GatherElements", "GatherND", "Expand", "Tile", "Pad", "Identity", "DepthToSpace", "SpaceToDepth", "Trilu",
-    "EyeLike", "ScatterElements", "ScatterND",
+    "EyeLike", "ScatterElements", "ScatterND", "OneHot",
 })
 
 # Ops ATC can evaluate at compile time; they are accepted as long as folding removes them.
 FOLD_ONLY_OPS = frozenset({"Shape", "Size", "ConstantOfShape", "Range", "Constant", "Dropout", "Upsample",
-                           "NonZero", "OneHot", "Scatter"})
+                           "NonZero", "Scatter", "MelWeightMatrix"})
 
 # ONNX op name -> names users may write in --modify_mixlist (CANN spellings).
 CANN_NAMES = {

@@ -137,10 +137,35 @@ def lower_to_canonical(g: Graph, node: Node) -> None:
         node.inputs = [node.inputs[0], g.add_const("split", np.asarray(sizes, dtype=np.int64))]
     elif node.op == "Resize" and "axes" in node.attrs:
         _resize_axes_to_full_rank(g, node)
-    if node.op == "Resize" and (node.attrs.get("antialias", 0) or
-                                node.attrs.get("keep_aspect_ratio_policy", "stretch") != "stretch"):
-        raise CompileError(f"node '{node.name}' (Resize): antialias and keep_aspect_ratio_policy "
-                           f"(opset 18) are not supported")
+    if node.op == "Resize" and node.attrs.get("antialias", 0):
+        raise CompileError(f"node '{node.name}' (Resize, opset {g.source_opset}): attribute antialias=1 is not "
+                           f"supported")
+
+
+def _resize_policy_to_scales(g: Graph, node: Node, shape, axes, policy: str) -> None:
+    """keep_aspect_ratio_policy with `axes` (opset 18): one scale over the listed axes, as ONNX
+    defines it -- min (not_larger) or max (not_smaller) of sizes / input -- becomes a full-rank
+    scales input; the output size is round(scale * input) on those axes (kept for infer_node)."""
+    sizes = g.const(node.inputs[3])
+    if sizes is None:
+        raise CompileError(f"node '{node.name}' (Resize): sizes must be a constant with keep_aspect_ratio_policy")
+    ratios = [float(sizes.reshape(-1)[k]) / shape[a] for k, a in enumerate(axes)]
+    scale = min(ratios) if policy == "not_larger" else max(ratios)
+    scales = np.ones(len(shape), dtype=np.float32)
+    out = list(shape)
+    for a in axes:
+        scales[a] = scale
+        out[a] = int(scale * shape[a] + 0.5)
+    roi = node.inputs[1] if len(node.inputs) > 1 else ""
+    if roi:
+        raise CompileError(f"node '{node.name}' (Resize): roi with keep_aspect_ratio_policy and axes is not supported")
+    node.inputs = [node.inputs[0], "", g.add_const("resize_scales", scales)]
+    node.attrs.pop("keep_aspect_ratio_policy")
+    node.attrs[OUTPUT_SHAPE] = out
+
+
+# Set by a lowering that fixes the output shape itself (onnx's rule would round differently).
+OUTPUT_SHAPE = "__output_shape__"
 
 
 def _resize_axes_to_full_rank(g: Graph, node: Node) -> None:
@@ -148,6 +173,10 @@ def _resize_axes_to_full_rank(g: Graph, node: Node) -> None:
     shape = g.shape(node.inputs[0])
     rank = len(shape)
     axes = [int(a) % rank for a in node.attrs.pop("axes")]
+    policy = node.attrs.get("keep_aspect_ratio_policy", "stretch")
+    if policy != "stretch" and len(node.inputs) > 3 and node.inputs[3]:
+        _resize_policy_to_scales(g, node, shape, axes, policy)
+        return
     inputs = list(node.inputs) + [""] * (4 - len(node.inputs))
     for idx, fill in ((1, None), (2, 1.0), (3, None)):
         name = inputs[idx]
@@ -182,6 +211,9 @@ def infer_node(g: Graph, node: Node):
     if rule is None:
         missing = [i for i in node.inputs if i and g.shape(i) is None]
         raise CompileError(f"shape of '{missing[0] if missing else node.inputs}' unknown at node '{node.name}'")
+    forced = node.attrs.pop(OUTPUT_SHAPE, None)
+    if forced is not None:
+        rule = [(tuple(forced), rule[0][1])] + list(rule[1:])
     for name, (shape, dtype) in zip(node.outputs, rule):
         if not name:
             continue
@@ -200,12 +232,16 @@ def run(g: Graph, ctx) -> dict:
             raise CompileError(f"input '{name}' has no static shape {shape}; set it with --input_shape")
     from collections import deque
 
-    from . import control_flow, inline_functions
+    from . import control_flow, inline_functions, lowerings
 
     folded, inferred, expanded = 0, 0, 0
     kept, queue = [], deque(g.nodes)
     while queue:
         node = queue.popleft()
+        if lowerings.lowerable(g, node):
+            queue.extendleft(reversed(lowerings.lower(g, node)))
+            expanded += 1
+            continue
         if control_flow.unrollable(node):
             queue.extendleft(reversed(control_flow.unroll(g, node, g.source_opset)))
             expanded += 1
