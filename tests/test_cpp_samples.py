@@ -37,7 +37,7 @@ def toolkit(tmp_path_factory):
     tk = root / "ascend-toolkit"
     (tk / "runtime" / "lib64" / "stub").mkdir(parents=True)
     (tk / "runtime" / "include").symlink_to(include, target_is_directory=True)
-    for lib in ("libascendcl.so", "libacl_cblas.so"):
+    for lib in ("libascendcl.so", "libacl_cblas.so", "libacl_op_compiler.so"):
         (tk / "runtime" / "lib64" / "stub" / lib).symlink_to(libdir / lib)
         (tk / "runtime" / "lib64" / lib).symlink_to(libdir / lib)
     return tk

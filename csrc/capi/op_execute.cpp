@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "acl/acl_op.h"
+#include "acl/acl_op_compiler.h"
 #include "capi/api_guard.h"
 #include "capi/data_buffer_view.h"
 #include "capi/op_handle.h"
@@ -142,6 +143,19 @@ aclError aclopCompileAndExecute(const char* opType, int numInputs, const aclTens
                                 const char* opPath, aclrtStream stream) {
   return acl_sim::execute("aclopCompileAndExecute", opType, numInputs, inputDesc, inputs, numOutputs, outputDesc,
                           outputs, attr, stream);
+}
+
+aclError aclopCompile(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[], int numOutputs,
+                      const aclTensorDesc* const outputDesc[], const aclopAttr* attr, aclopEngineType engineType,
+                      aclopCompileType compileFlag, const char* opPath) {
+  return api_call("aclopCompile", [&] {
+    acl_sim::Runtime::get().require_initialized();
+    ACL_SIM_REQUIRE(opType != nullptr && opType[0] != '\0', ACL_ERROR_INVALID_PARAM, "opType is NULL or empty");
+    auto in_specs = acl_sim::specs_of(numInputs, inputDesc, "input");
+    auto out_specs = acl_sim::specs_of(numOutputs, outputDesc, "output");
+    aclopAttr attrs = acl_sim::resolve_op_attr(attr);
+    acl_sim::SingleOpStore::instance().resolve(opType, std::move(in_specs), std::move(out_specs), attrs);
+  });
 }
 
 aclError aclopCreateHandle(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[], int numOutputs,

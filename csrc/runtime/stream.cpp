@@ -42,6 +42,7 @@ void Stream::enqueue(Task task) { enqueue("task", std::move(task)); }
 
 void Stream::enqueue(const char* name, Task task) {
   std::unique_lock<std::mutex> lock(mu_);
+  if (capture_) return capture_->record(std::move(task), nullptr, name);
   queue_.push_back(Entry{std::move(task), nullptr, name});
   ++enqueued_;
   schedule_locked(lock);
@@ -49,9 +50,49 @@ void Stream::enqueue(const char* name, Task task) {
 
 void Stream::enqueue_wait(std::shared_ptr<Waitable> w) {
   std::unique_lock<std::mutex> lock(mu_);
+  if (capture_) return capture_->record(nullptr, std::move(w), "wait");
   queue_.push_back(Entry{nullptr, std::move(w)});
   ++enqueued_;
   schedule_locked(lock);
+}
+
+void Stream::begin_capture(std::shared_ptr<TaskGraph> graph) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ACL_SIM_REQUIRE(!capture_, ACL_ERROR_RT_PARAM_INVALID, "the stream is already capturing (aclmdlRICaptureEnd first)");
+  capture_ = std::move(graph);
+}
+
+std::shared_ptr<TaskGraph> Stream::end_capture() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ACL_SIM_REQUIRE(capture_ != nullptr, ACL_ERROR_RT_PARAM_INVALID, "the stream is not capturing (aclmdlRICaptureBegin first)");
+  return std::move(capture_);
+}
+
+std::shared_ptr<TaskGraph> Stream::capture() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return capture_;
+}
+
+void TaskGraph::record(Task task, std::shared_ptr<Waitable> wait, const char* name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  entries_.push_back(Recorded{std::move(task), std::move(wait), name});
+}
+
+size_t TaskGraph::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return entries_.size();
+}
+
+void TaskGraph::replay(Stream& s) const {
+  std::vector<Recorded> copy;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    copy = entries_;  // unlocked while enqueueing: s may be capturing into this very graph
+  }
+  for (Recorded& r : copy) {
+    if (r.wait) s.enqueue_wait(std::move(r.wait));
+    else s.enqueue(r.name, std::move(r.task));
+  }
 }
 
 void Stream::resume() { StreamScheduler::instance().make_ready(shared_from_this()); }
@@ -114,6 +155,7 @@ void Stream::drain(size_t budget) {
 
 void Stream::run_and_wait(const char* name, const std::function<void()>& fn) {
   std::unique_lock<std::mutex> lock(mu_);
+  if (capture_) return capture_->record(fn, nullptr, name);  // capturing: recorded like any other task
   if (scheduled_ || !queue_.empty()) {
     lock.unlock();
     enqueue(name, fn);

@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "common/error.h"
 
@@ -32,6 +33,25 @@ class ACL_SIM_RT_API Waitable {
   virtual ~Waitable() = default;
   /** True if already satisfied; otherwise arrange for s->resume() when it is, and return false. Thread-safe. */
   virtual bool ready_or_subscribe(const std::shared_ptr<Stream>& s) = 0;
+};
+
+/** The work a stream recorded while capturing (aclmdlRICaptureBegin .. End): replayable on any stream. */
+class ACL_SIM_RT_API TaskGraph {
+ public:
+  /** Enqueue copies of the recorded tasks and waits on @p s, in recording order. Thread-safe. */
+  void replay(Stream& s) const;
+  size_t size() const;
+  /** Append one recorded entry (Stream calls this while capturing). */
+  void record(Task task, std::shared_ptr<Waitable> wait, const char* name);
+
+ private:
+  struct Recorded {
+    Task task;
+    std::shared_ptr<Waitable> wait;
+    const char* name;
+  };
+  mutable std::mutex mu_;
+  std::vector<Recorded> entries_;
 };
 
 class ACL_SIM_RT_API Stream : public std::enable_shared_from_this<Stream> {
@@ -68,6 +88,14 @@ class ACL_SIM_RT_API Stream : public std::enable_shared_from_this<Stream> {
   int priority() const { return priority_; }
   uint32_t flags() const { return flags_; }
   bool is_default() const { return is_default_; }
+  /** Record instead of run (aclmdlRICaptureBegin): later enqueue()/enqueue_wait() calls append to @p graph
+   *  until end_capture(). Throws 107000 when already capturing. */
+  void begin_capture(std::shared_ptr<TaskGraph> graph);
+  /** Stop recording and return the graph; throws 107000 when not capturing. */
+  std::shared_ptr<TaskGraph> end_capture();
+  /** The graph being recorded, or nullptr. */
+  std::shared_ptr<TaskGraph> capture() const;
+
   /** Tasks enqueued but not yet finished. */
   uint64_t pending() const;
 
@@ -104,6 +132,7 @@ class ACL_SIM_RT_API Stream : public std::enable_shared_from_this<Stream> {
   bool error_set_ = false;
   Error error_{0, ""};
   uint64_t report_tid_ = 0;
+  std::shared_ptr<TaskGraph> capture_;
 };
 
 /** The stream for a C handle: 0 → default stream of the current context (107002 if none); otherwise

@@ -5,7 +5,7 @@
  * Names, enum values and signatures follow CANN's acl/ops/acl_cblas.h; acl_sim
  * runs them on its GEMM kernels (see docs/aclblas.md). CANN ships these in a
  * separate libacl_cblas.so; acl_sim exports them from libascendcl.so and also
- * installs an empty libacl_cblas.so so that `-lacl_cblas` links.
+ * installs a libacl_cblas.so that only depends on it, so that `-lacl_cblas` links.
  *
  * Conventions shared by every function here:
  * - Matrices are row-major. A is m x k (stored k x m for ACL_TRANS_T), B is
