@@ -184,7 +184,7 @@ def test_check_lists_every_unsupported_node_without_compiling(tmp_path, capsys, 
     from acl_sim.compiler.node_check import op_problem
 
     assert op_problem("Swish", 24) is None
-    assert op_problem("Loop", 21) == "op is not supported"
+    assert op_problem("Unique", 21) == "op is not supported"
     # a function whose body ATC can resolve passes (LinearAttention's body is a Scan, unrolled);
     # one whose body uses an op ATC lacks is named with that op
     nodes = [helper.make_node("LinearAttention", ["q", "k", "v"], ["o"], name="la", q_num_heads=2, kv_num_heads=2)]

@@ -108,4 +108,46 @@ def test_check_reports_unsupported_ops_inside_subgraphs(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "node 'scan' (Scan, opset 16, dtypes float32/float32): op is not supported " \
            "(its body subgraph uses Unique)" in out
-    assert "node 'loop' (Loop, opset 16, dtypes int64/bool): op is not supported" in out
+    assert "node 'loop' (Loop, opset 16, dtypes int64/bool): op is not supported " \
+           "(its body subgraph uses Unique)" in out
+
+
+def _loop_model(cond_from_data: bool):
+    # for i in range(trip): acc = acc * 2 + x[i]; scan output: acc
+    nodes = [helper.make_node("Identity", ["cond_in"], ["cond_out"]) if not cond_from_data else
+             helper.make_node("Less", ["acc_in", "limit"], ["cond_out"]),
+             helper.make_node("Unsqueeze", ["i", "zero"], ["i1"]),
+             helper.make_node("Add", ["i1", "one"], ["i2"]),
+             helper.make_node("Slice", ["x", "i1", "i2"], ["xi"]),
+             helper.make_node("Mul", ["acc_in", "two"], ["acc2"]),
+             helper.make_node("Add", ["acc2", "xi"], ["acc_out"]),
+             helper.make_node("Identity", ["acc_out"], ["scan"])]
+    body = helper.make_graph(
+        nodes, "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("acc_in", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("acc_out", TensorProto.FLOAT, [1]),
+         helper.make_tensor_value_info("scan", TensorProto.FLOAT, [1])],
+        initializer=[helper.make_tensor("zero", TensorProto.INT64, [1], [0]),
+                     helper.make_tensor("one", TensorProto.INT64, [1], [1]),
+                     helper.make_tensor("two", TensorProto.FLOAT, [1], [2.0]),
+                     helper.make_tensor("limit", TensorProto.FLOAT, [1], [100.0])])
+    loop = helper.make_node("Loop", ["trip", "cond", "acc0"], ["acc", "accs"], name="loop", body=body)
+    return make_model([loop], [("acc0", [1]), ("x", [4])], [("acc", [1]), ("accs", [4, 1])],
+                      {"trip": np.array(4, np.int64), "cond": np.array(True)}, opset=16)
+
+
+def test_for_loop_unrolls_and_matches_onnxruntime(tmp_path):
+    model = _loop_model(False)
+    feeds = {"acc0": np.array([0.5], np.float32), "x": np.array([1, -2, 3, 0.25], np.float32)}
+    for g, e in zip(_run_backend(model, feeds), ort_run(model, feeds)):
+        np.testing.assert_allclose(g, e, rtol=1e-6)
+    report = compile_model(model, str(tmp_path / "loop"), cache=False)
+    assert "Loop" not in {n["op"] for n in read_om(report["om_path"]).profile(0)["nodes"]}
+
+
+def test_while_loop_is_a_one_line_error(tmp_path):
+    with pytest.raises(CompileError, match=r"node 'loop' \(Loop, opset 16\): the body computes its condition"):
+        compile_model(_loop_model(True), str(tmp_path / "loop"), cache=False)

@@ -6,11 +6,14 @@ are resolved at compile time, during shape inference, into plain nodes.
   (Gather on the scan axis; reversed for direction 1), runs a renamed copy of the body, threads
   the state outputs into the next step, and the per-step scan outputs are stacked (Unsqueeze +
   Concat) along their output axis.
+- `Loop`: unrolled when the trip count and the initial condition fold to constants and the body
+  passes its condition through unchanged (the for-loop form exporters emit); the scan outputs
+  are stacked along a new first axis.
 
 Subgraphs may read tensors of the enclosing graph by name. At import (and when an ONNX function
 body is inlined) those outer references are appended to the node's inputs, with their
 body-side names in the `__outer_refs__` attribute, so DCE, topological order and renaming see
-them as ordinary inputs. Loop is not supported (its trip count and condition are data).
+them as ordinary inputs. A Loop whose condition the body computes from data is not supported.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ import numpy as np
 from ..errors import CompileError
 from ..ir import Graph, Node
 
-UNROLLED_OPS = {"If", "Scan"}
+UNROLLED_OPS = {"If", "Scan", "Loop"}
 OUTER_REFS = "__outer_refs__"
 BODY_OPSET = "__body_opset__"  # set when the node came from an ONNX function of another opset
 
@@ -222,10 +225,81 @@ def _unroll_scan(g: Graph, node: Node, opset: int) -> list[Node]:
     return nodes
 
 
+def _passes_condition_through(body) -> bool:
+    """The body's condition output is its condition input (through Identity nodes) or constant true."""
+    cond_in, name = body.input[1].name, body.output[0].name
+    producers = {o: n for n in body.node for o in n.output}
+    while name in producers:
+        n = producers[name]
+        if n.op_type == "Identity":
+            name = n.input[0]
+            continue
+        if n.op_type == "Constant":
+            from onnx import numpy_helper
+
+            values = [numpy_helper.to_array(a.t) for a in n.attribute if a.name == "value"]
+            return bool(values) and bool(np.all(values[0]))
+        return False
+    return name == cond_in
+
+
+def _stack(g: Graph, node: Node, pieces: list[str], dst: str, axis: int, nodes: list) -> None:
+    axis_const = g.add_const(f"{dst}_axis", np.array([axis], dtype=np.int64))
+    stacked = []
+    for t, piece in enumerate(pieces):
+        up = g.fresh(f"{dst}_t{t}")
+        nodes.append(Node("Unsqueeze", g.fresh(f"{dst}/unsqueeze"), [piece, axis_const], [up], {}, list(node.sources)))
+        stacked.append(up)
+    nodes.append(Node("Concat", g.fresh(f"{dst}/stack"), stacked, [dst], {"axis": axis}, list(node.sources)))
+
+
+def _unroll_loop(g: Graph, node: Node, opset: int) -> list[Node]:
+    where = f"node '{node.name}' (Loop, opset {g.source_opset})"
+    explicit, outer = _split_inputs(node)
+    body = node.attrs["body"].g
+    trip = g.const(explicit[0]) if explicit and explicit[0] else None
+    cond = g.const(explicit[1]) if len(explicit) > 1 and explicit[1] else np.array(True)
+    if trip is None or cond is None:
+        raise CompileError(f"{where}: the trip count and the initial condition must be constants (known at compile time)")
+    if not _passes_condition_through(body):
+        raise CompileError(f"{where}: the body computes its condition from data (a while-loop has no static "
+                           f"unrolled form)")
+    steps = int(np.asarray(trip).reshape(-1)[0]) if bool(np.asarray(cond).reshape(-1)[0]) else 0
+    carried = list(explicit[2:])
+    n_carried = len(carried)
+    k_scan = len(body.output) - 1 - n_carried
+    if steps < 1 and k_scan:
+        raise CompileError(f"{where}: a loop of {steps} iterations with scan outputs has no static form")
+    nodes: list[Node] = []
+    per_step: list[list[str]] = [[] for _ in range(k_scan)]
+    true = g.add_const(f"{node.name}_cond", np.array(True))
+    for t in range(steps):
+        bindings = dict(outer)
+        bindings[body.input[0].name] = g.add_const(f"{node.name}_i{t}", np.array(t, dtype=np.int64))
+        bindings[body.input[1].name] = true
+        for s, vi in enumerate(body.input[2:]):
+            bindings[vi.name] = carried[s]
+        body_nodes, rename = _body_nodes(g, node, body, bindings, opset, f"i{t}")
+        nodes.extend(body_nodes)
+        outs = [rename.get(o.name, o.name) for o in body.output]
+        carried = outs[1:1 + n_carried]
+        for k in range(k_scan):
+            per_step[k].append(outs[1 + n_carried + k])
+    for s, dst in enumerate(node.outputs[:n_carried]):
+        if dst:
+            nodes.append(_identity(g, node, carried[s], dst))
+    for k, dst in enumerate(node.outputs[n_carried:n_carried + k_scan]):
+        if dst:
+            _stack(g, node, per_step[k], dst, 0, nodes)
+    return nodes
+
+
 def unroll(g: Graph, node: Node, opset: int) -> list[Node]:
     """The plain nodes that replace an If / Scan node (see the module doc); `opset` is the one
     the subgraphs are written in (the model's, unless the node came from a function body)."""
     opset = int(node.attrs.get(BODY_OPSET, opset))
     if node.op == "If":
         return _unroll_if(g, node, opset)
+    if node.op == "Loop":
+        return _unroll_loop(g, node, opset)
     return _unroll_scan(g, node, opset)
