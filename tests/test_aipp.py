@@ -178,6 +178,119 @@ def test_static_aipp_matches_reference(acl, device, tmp_path, name, h, w, fmt, s
     np.testing.assert_allclose(got[0].astype(np.float64), ref, rtol=1e-5, atol=1e-5)
 
 
+def run_single(acl, om_path, raw, shape, dtype=np.float32):
+    handles = run_model(acl, om_path, [raw])
+    try:
+        ret = acl.mdl.execute(handles[0], handles[2], handles[3])
+        assert ret == 0, acl.get_recent_err_msg()
+        return from_device(acl, handles[4], shape, dtype)
+    finally:
+        cleanup(acl, *handles)
+
+
+def test_gray_inputs_nhwc_and_fp16_models(acl, device, tmp_path):
+    from onnx import TensorProto
+
+    rng = np.random.default_rng(11)
+    # YUV400 into a 1-channel model
+    cfg = write_cfg(tmp_path, cfg_of("YUV400_U8", 6, 5, {"mean": (7, 0, 0, 0), "var": (0.25, 1, 1, 1)}), "g.cfg")
+    om = compile_model(add_model(5, 6, c=1), str(tmp_path / "gray"), soc_version="Ascend310P3", insert_op_conf=cfg,
+                       cache=False)["om_path"]
+    raw = raw_image(rng, "YUV400_U8", 6, 5)
+    got = run_single(acl, om, raw, (1, 1, 5, 6))
+    ref = reference(raw, "YUV400_U8", 6, 5, mean=(7, 0, 0, 0), var=(0.25, 1, 1, 1), channels=1) + 0.5
+    np.testing.assert_allclose(got[0], ref, rtol=1e-6, atol=1e-6)
+    # RGB -> gray through CSC (row 0 of the matrix) into a 1-channel model
+    gray = (77, 150, 29, 0, 0, 0, 0, 0, 0)
+    cfg = write_cfg(tmp_path, cfg_of("RGB888_U8", 6, 5, {"csc": True, "matrix": gray, "out_bias": (0, 0, 0)}),
+                    "rg.cfg")
+    om = compile_model(add_model(5, 6, c=1), str(tmp_path / "rgb_gray"), soc_version="Ascend310P3",
+                       insert_op_conf=cfg, cache=False)["om_path"]
+    raw = raw_image(rng, "RGB888_U8", 6, 5)
+    got = run_single(acl, om, raw, (1, 1, 5, 6))
+    ref = reference(raw, "RGB888_U8", 6, 5, csc=True, matrix=gray, out_bias=(0, 0, 0), channels=1) + 0.5
+    np.testing.assert_allclose(got[0], ref, rtol=1e-6, atol=1e-6)
+    # an NHWC model (--input_format=NHWC) gets NHWC output from AIPP
+    node = helper.make_node("Add", ["x", "half"], ["y"])
+    nhwc = make_model([node], [("x", [1, 4, 6, 3])], [("y", [1, 4, 6, 3])],
+                      inits={"half": np.full((1,), 0.5, np.float32)})
+    cfg = write_cfg(tmp_path, cfg_of("RGB888_U8", 6, 4, {"rbuv": True}), "n.cfg")
+    om = compile_model(nhwc, str(tmp_path / "nhwc"), soc_version="Ascend310P3", insert_op_conf=cfg,
+                       input_format="NHWC", cache=False)["om_path"]
+    raw = raw_image(rng, "RGB888_U8", 6, 4)
+    got = run_single(acl, om, raw, (1, 4, 6, 3))
+    ref = reference(raw, "RGB888_U8", 6, 4, rbuv=True).transpose(1, 2, 0) + 0.5
+    np.testing.assert_allclose(got[0], ref, rtol=1e-6, atol=1e-6)
+    # an fp16 model input: AIPP writes fp16
+    node = helper.make_node("Add", ["x", "half"], ["y"])
+    f16 = make_model([node], [("x", [1, 3, 4, 6], TensorProto.FLOAT16)], [("y", [1, 3, 4, 6], TensorProto.FLOAT16)],
+                     inits={"half": np.full((1,), 0.5, np.float16)})
+    cfg = write_cfg(tmp_path, cfg_of("RGB888_U8", 6, 4, {"mean": (100, 100, 100, 0), "var": (0.01, 0.02, 0.03, 1)}),
+                    "h.cfg")
+    om = compile_model(f16, str(tmp_path / "f16"), soc_version="Ascend310P3", insert_op_conf=cfg,
+                       cache=False)["om_path"]
+    got = run_single(acl, om, raw, (1, 3, 4, 6), np.float16)
+    ref = reference(raw, "RGB888_U8", 6, 4, mean=(100, 100, 100, 0), var=(0.01, 0.02, 0.03, 1)) + 0.5
+    np.testing.assert_allclose(got[0].astype(np.float64), ref, rtol=2e-3, atol=2e-3)
+
+
+def test_two_inputs_each_with_its_own_aipp(acl, device, tmp_path):
+    """Two aipp_op blocks: one by related_input_name (static RGB), one by related_input_rank (static NV12)."""
+    node = helper.make_node("Add", ["a", "b"], ["y"])
+    model = make_model([node], [("a", [1, 3, 4, 6]), ("b", [1, 3, 4, 6])], [("y", [1, 3, 4, 6])])
+    rgb = cfg_of("RGB888_U8", 6, 4, {"mean": (1, 2, 3, 0)})
+    rgb["related_input_name"] = '"b"'
+    nv12 = cfg_of("YUV420SP_U8", 6, 4, {"csc": True})
+    nv12["related_input_rank"] = 0
+    path = tmp_path / "two.cfg"
+    path.write_text("".join("aipp_op {\n" + "\n".join(f"  {k}: {v}" for k, v in b.items()) + "\n}\n"
+                            for b in (rgb, nv12)))
+    om = compile_model(model, str(tmp_path / "two"), soc_version="Ascend310P3", insert_op_conf=str(path),
+                       cache=False)["om_path"]
+    dup = tmp_path / "dup.cfg"
+    dup.write_text(path.read_text().replace('related_input_name: "b"', "related_input_rank: 0"))
+    with pytest.raises(CompileError, match="already has an aipp_op block"):
+        compile_model(model, str(tmp_path / "dup"), soc_version="Ascend310P3", insert_op_conf=str(dup), cache=False)
+    rng = np.random.default_rng(5)
+    ra, rb = raw_image(rng, "YUV420SP_U8", 6, 4), raw_image(rng, "RGB888_U8", 6, 4)
+    handles = run_model(acl, om, [ra, rb])
+    try:
+        assert [acl.mdl.get_aipp_type(handles[0], i)[0] for i in (0, 1)] == [1, 1]
+        got = execute(acl, handles[0], handles[2], handles[3], handles[4], (1, 3, 4, 6))
+    finally:
+        cleanup(acl, *handles)
+    ref = reference(ra, "YUV420SP_U8", 6, 4, csc=True) + reference(rb, "RGB888_U8", 6, 4, mean=(1, 2, 3, 0))
+    np.testing.assert_allclose(got[0], ref, rtol=1e-6, atol=1e-6)
+
+
+def test_static_aipp_with_dynamic_batch(acl, device, tmp_path):
+    h, w = 6, 8
+    node = helper.make_node("Add", ["x", "half"], ["y"])
+    model = make_model([node], [("x", ["n", 3, h, w])], [("y", ["n", 3, h, w])],
+                       inits={"half": np.full((1,), 0.5, np.float32)})
+    cfg = write_cfg(tmp_path, cfg_of("YUV420SP_U8", w, h, {"csc": True, "mean": (5, 6, 7, 0)}))
+    om = compile_model(model, str(tmp_path / "db"), soc_version="Ascend310P3", insert_op_conf=cfg,
+                       input_shape=f"x:-1,3,{h},{w}", dynamic_batch_size="1,2", cache=False)["om_path"]
+    rng = np.random.default_rng(8)
+    imgs = [raw_image(rng, "YUV420SP_U8", w, h) for _ in range(2)]
+    handles = run_model(acl, om, [np.concatenate(imgs), None])
+    model_id, desc, ds = handles[0], handles[1], handles[2]
+    try:
+        dims, _ = acl.mdl.get_input_dims(desc, 0)
+        assert dims["dims"] == [-1, h, w, 3]
+        assert acl.mdl.get_input_size_by_index(desc, 0) == 2 * w * h * 3 // 2
+        idx, ret = acl.mdl.get_input_index_by_name(desc, C.ACL_DYNAMIC_TENSOR_NAME)
+        assert ret == 0 and acl.mdl.set_dynamic_batch_size(model_id, ds, idx, 2) == 0
+        info, ret = acl.mdl.get_first_aipp_info(model_id, 0)
+        assert ret == 0 and info["outDims"][0]["aippOutSize"] == 2 * 3 * h * w * 4
+        got = execute(acl, model_id, ds, handles[3], handles[4], (2, 3, h, w))
+    finally:
+        cleanup(acl, *handles)
+    for b in range(2):
+        ref = reference(imgs[b], "YUV420SP_U8", w, h, csc=True, mean=(5, 6, 7, 0)) + 0.5
+        np.testing.assert_allclose(got[b], ref, rtol=1e-6, atol=1e-6)
+
+
 def test_dynamic_aipp_setters_and_execute(acl, device, tmp_path):
     h, w = 12, 10
     cfg = write_cfg(tmp_path, {"aipp_mode": "dynamic", "max_src_image_size": 64 * 64 * 3})
@@ -249,6 +362,7 @@ BAD = [
     ({"aipp_mode": "static", "input_format": "RGB888_U8", "resize": "true"}, "reserved"),
     ({"aipp_mode": "dynamic"}, "max_src_image_size"),
     ({"aipp_mode": "static", "input_format": "RGB888_U8", "related_input_rank": 3}, "out of range"),
+    ({"aipp_mode": "static", "input_format": "RGB888_U8", "related_input_name": '"nope"'}, "not a model input"),
 ]
 
 

@@ -4,6 +4,7 @@
 // ascend_dynamic_aipp_data buffer, and the queries aclmdlGetAippType /
 // aclmdlGetFirstAippInfo / aclmdlGetAippDataSize. The AclSim.Aipp kernel in
 // front of the model reads that block when the model runs (docs/aipp.md).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -188,9 +189,12 @@ void fill_static_info(const IoDesc& io, aclAippInfo* out) {
   fill(d.srcDims, io.aipp.dims_v2);
   d.srcSize = io.size;
   fill(d.aippOutdims, a.src_dims);
-  size_t elems = 1;
-  for (int64_t v : a.src_dims) elems *= size_t(v);
-  d.aippOutSize = elems * (a.src_dtype == ACL_FLOAT16 ? 2 : 4);
+  // A dynamic-batch model has -1 in N: report the size of its largest batch, as the input size does.
+  size_t per_image = 1, raw_per_image = 1;
+  for (size_t k = 1; k < a.src_dims.size(); ++k) per_image *= size_t(a.src_dims[k]);
+  for (size_t k = 1; k < a.dims_v2.size(); ++k) raw_per_image *= size_t(a.dims_v2[k]);
+  const size_t n = a.src_dims[0] >= 0 ? size_t(a.src_dims[0]) : io.size / std::max<size_t>(raw_per_image, 1);
+  d.aippOutSize = n * per_image * (a.src_dtype == ACL_FLOAT16 ? 2 : 4);
 }
 
 }  // namespace

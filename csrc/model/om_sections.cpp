@@ -69,8 +69,9 @@ AippInfo read_aipp(const json::Value& v, const std::string& where) {
   if (mode == "static") a.kind = AippInfo::Kind::Static;
   else if (mode == "dynamic") a.kind = AippInfo::Kind::Dynamic;
   else fail(kBad, where, ": unknown AIPP mode \"", mode, "\"");
-  a.dims_v2 = read_dims(v.at("dims_v2", kBad), 1, where);
-  a.src_dims = read_dims(v.at("src_dims", kBad), 1, where);
+  a.dims_v2 = read_dims(v.at("dims_v2", kBad), -1, where);  // -1: the batch of a dynamic-batch model
+  a.src_dims = read_dims(v.at("src_dims", kBad), -1, where);
+  ACL_SIM_REQUIRE(a.src_dims.size() == 4, kBad, where, ": AIPP source dims must be 4-D");
   a.src_dtype = dtype_by_name(v.at("src_dtype", kBad).as_string(kBad), where);
   a.src_format = v.at("src_format", kBad).as_string(kBad) == "NHWC" ? 1 : 0;
   if (a.kind == AippInfo::Kind::Dynamic) {

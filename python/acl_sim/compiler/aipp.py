@@ -281,11 +281,7 @@ def load(path: str) -> list[dict]:
     except OSError as exc:
         raise CompileError(f"cannot read insert_op_conf {path}: {exc.strerror}") from None
     blocks = parse_config(text)
-    cfgs = [check_block(b, i) for i, b in enumerate(blocks)]
-    ranks = [c["related_input_rank"] for c in cfgs]
-    if len(set(ranks)) != len(ranks):
-        raise CompileError("insert_op_conf: two aipp_op blocks name the same related_input_rank")
-    return cfgs
+    return [check_block(b, i) for i, b in enumerate(blocks)]
 
 
 def _resolve_input(g, cfg: dict, where: str) -> int:
@@ -312,11 +308,14 @@ def insert(g, cfgs: list[dict], input_format: str) -> list[dict]:
     config for the IODESC (`input_index` and the `aipp` entry to attach)."""
     from .ir import Node
 
-    records = []
+    records, seen = [], set()
     for i, cfg in enumerate(cfgs):
         where = f"insert_op_conf aipp_op {i}"
         idx = _resolve_input(g, cfg, where)
         name = g.inputs[idx]
+        if name in seen:
+            raise CompileError(f"{where}: input '{name}' already has an aipp_op block")
+        seen.add(name)
         shape, dtype = tuple(g.shape(name)), np.dtype(g.dtype(name))
         if len(shape) != 4 or dtype not in (np.float32, np.float16):
             raise CompileError(f"{where}: AIPP needs a 4-D float32/float16 image input; '{name}' is "
@@ -357,6 +356,12 @@ def patch_iodesc(iodesc: dict, records: list[dict]) -> None:
     for rec in records:
         entry, info = iodesc["inputs"][rec["input_index"]], rec["aipp"]
         size = int(np.prod(info["dims_v2"], dtype=np.int64))
+        if entry["dims"] and entry["dims"][0] == -1:  # dynamic batch: -1 in N, size of the largest batch
+            per_image = int(np.prod(info["src_dims"][1:], dtype=np.int64)) * np.dtype(info["src_dtype"]).itemsize
+            max_n = entry["size"] // per_image
+            size = size // info["dims_v2"][0] * max_n
+            for key in ("dims", "dims_v2", "src_dims"):
+                info[key] = [-1] + list(info[key][1:])
         entry.update(dtype=4, format=1 if info["mode"] == "static" else 2, dims=info["dims"], size=size, aipp=info)
         if info["mode"] == "dynamic":
             n = info["batch"]

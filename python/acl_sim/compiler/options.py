@@ -234,9 +234,11 @@ def parse(raw: dict) -> Options:
     if raw.get("insert_op_conf") not in (None, ""):
         from . import aipp
         o.aipp = aipp.load(str(raw["insert_op_conf"]))
-        if o.dynamic_kind != "none":
-            raise CompileError("--insert_op_conf together with --dynamic_batch_size/--dynamic_image_size/"
-                               "--dynamic_dims is not supported by acl_sim")
+        if o.dynamic_kind not in ("none", "batch") or (o.dynamic_kind == "batch" and
+                                                          any(c["aipp_mode"] == "dynamic" for c in o.aipp)):
+            raise CompileError("--insert_op_conf: acl_sim supports static AIPP with --dynamic_batch_size; "
+                               "dynamic AIPP with dynamic shapes and AIPP with --dynamic_image_size/"
+                               "--dynamic_dims are not supported")
     if raw.get("out_nodes") not in (None, ""):
         raise CompileError("--out_nodes is not supported by acl_sim")
     return o
