@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-# The pyACL submodules (acl.media joins when the DVPP work lands, with its stub).
-PYACL_SUBMODULES = ("mdl", "op", "prof", "rt", "util", "media")
+# The acl submodules programs use (acl.media joins when the DVPP work lands, with its stub;
+# acl.blas is acl_sim's binding of acl_cblas.h).
+PYACL_SUBMODULES = ("mdl", "op", "prof", "rt", "util", "blas", "media")
 
 
 def _stub(name: str) -> ast.Module:

@@ -3,6 +3,7 @@
 # functions with out-parameters return (out..., ret) with ret last.
 from types import ModuleType
 
+from . import blas as blas
 from . import mdl as mdl
 from . import op as op
 from . import prof as prof
