@@ -1,51 +1,7 @@
-// Cast / CastLike and the dtype conversion helper (elementwise_cast.h).
+// Cast / CastLike, BitCast, and the dtype conversion helper (elementwise_cast.h).
 #include "kernels/elementwise_cast.h"
 
 namespace acl_sim::kern {
-namespace {
-
-template <class T>
-constexpr bool is_f16ish_v = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-
-template <class S, class D>
-void cast_block(const S* s, D* d, int64_t n) {
-  if constexpr (std::is_same_v<S, D>) {
-    std::memcpy(d, s, static_cast<size_t>(n) * sizeof(S));
-  } else if constexpr (is_f16ish_v<S>) {
-    constexpr int64_t kTile = 1024;
-    float buf[kTile];
-    for (int64_t i = 0; i < n; i += kTile) {
-      int64_t m = std::min(kTile, n - i);
-      widen(s + i, buf, static_cast<size_t>(m));
-      cast_block(buf, d + i, m);
-    }
-  } else if constexpr (is_f16ish_v<D>) {
-    constexpr int64_t kTile = 1024;
-    float buf[kTile];
-    for (int64_t i = 0; i < n; i += kTile) {
-      int64_t m = std::min(kTile, n - i);
-      cast_block(s + i, buf, m);
-      narrow(buf, d + i, static_cast<size_t>(m));
-    }
-  } else if constexpr (std::is_same_v<D, bool>) {
-    for (int64_t i = 0; i < n; ++i) d[i] = s[i] != S(0);
-  } else if constexpr (std::is_floating_point_v<S> && std::is_integral_v<D>) {
-    // NaN and out-of-range values have no defined integer; give 0 / saturate instead of UB.
-    for (int64_t i = 0; i < n; ++i) {
-      S v = s[i];
-      D r;
-      if (!(v == v)) r = 0;
-      else if (v <= static_cast<S>(std::numeric_limits<D>::lowest())) r = std::numeric_limits<D>::lowest();
-      else if (v >= static_cast<S>(std::numeric_limits<D>::max())) r = std::numeric_limits<D>::max();
-      else r = static_cast<D>(v);
-      d[i] = r;
-    }
-  } else {
-    for (int64_t i = 0; i < n; ++i) d[i] = static_cast<D>(s[i]);
-  }
-}
-
-}  // namespace
 
 void cast_elements(const OpContext& ctx, const void* src, int sdt, void* dst, int ddt, int64_t n) {
   dispatch_dtype(sdt, ctx.op_type, [&](auto stag) {
@@ -72,8 +28,28 @@ void run_cast(OpContext& ctx) {
   cast_elements(ctx, x.data, x.dtype, y.data, y.dtype, x.numel());
 }
 
+// BitCast(input) to attribute `to`: the same bytes read as another dtype of the same width
+// (the output view's dtype). A blocked copy over the pool.
+void run_bitcast(OpContext& ctx) {
+  require_io(ctx, 1, 1);
+  const TensorView& x = input(ctx, 0);
+  TensorView& y = output(ctx, 0);
+  size_t xs = dtype_size(x.dtype), ys = dtype_size(y.dtype);
+  ACL_SIM_REQUIRE(xs != 0 && xs == ys, ACL_ERROR_UNSUPPORTED_DATA_TYPE, ctx.op_type, ": ", dtype_name(x.dtype),
+                  " and ", dtype_name(y.dtype), " differ in width (BitCast keeps the bit width)");
+  ACL_SIM_REQUIRE(x.shape == y.shape, ACL_ERROR_OP_OUTPUT_NOT_MATCH, ctx.op_type, ": output shape ",
+                  shape_str(y.shape), " does not match input ", shape_str(x.shape));
+  const auto* s = static_cast<const unsigned char*>(x.data);
+  auto* d = static_cast<unsigned char*>(y.data);
+  if (s == d) return;
+  parallel_blocks(x.numel(), kBlockElems, [&](int64_t b, int64_t e) {
+    std::memcpy(d + b * xs, s + b * xs, static_cast<size_t>(e - b) * xs);
+  });
+}
+
 }  // namespace
 
+ACL_SIM_REGISTER_OP(BitCast, run_bitcast);
 ACL_SIM_REGISTER_OP(Cast, run_cast);
 ACL_SIM_REGISTER_OP(CastLike, run_cast);
 
