@@ -66,8 +66,7 @@ void enqueue_op(std::shared_ptr<CompiledOp> op, int n_in, const aclDataBuffer* c
                 const aclDataBuffer* const outputs[], aclrtStream stream) {
   auto in = addresses_of<const void*>(n_in, inputs, op->inputs(), true);
   auto out = addresses_of<void*>(n_out, outputs, op->outputs(), false);
-  Stream& s = resolve_stream(stream);
-  s.enqueue("op_execute", [op = std::move(op), in = std::move(in), out = std::move(out)] { op->run(in, out); });
+  resolve_stream(stream)->enqueue("op_execute", [op = std::move(op), in = std::move(in), out = std::move(out)] { op->run(in, out); });
 }
 
 aclError execute(const char* fn, const char* opType, int numInputs, const aclTensorDesc* const inputDesc[],

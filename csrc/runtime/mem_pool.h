@@ -5,7 +5,7 @@
 // - The range is reserved PROT_NONE + MAP_NORESERVE, and made accessible one
 //   segment at a time, so a 64 GiB device costs no RAM until memory is touched.
 // - Requests round to ALIGN_UP(size,32)+32 (pad) or ALIGN_UP(size,32) and every
-//   block starts 64-byte aligned.
+//   block starts 128-byte aligned (clients such as ggml's CANN backend require 128).
 // - Segments (2 MiB for small requests, 20 MiB for mid ones, the request
 //   rounded to 2 MiB above) are split into blocks, best-fit, coalesced on reuse.
 // - A freed block first goes to an exact-size cache bin, so a repeated
@@ -38,7 +38,7 @@ class ACL_SIM_RT_API MemPool {
   MemPool(const MemPool&) = delete;
   MemPool& operator=(const MemPool&) = delete;
 
-  /** A block of at least ALIGN_UP(size,32)(+32 if @p pad) bytes, 64-byte aligned, uninitialised.
+  /** A block of at least ALIGN_UP(size,32)(+32 if @p pad) bytes, 128-byte aligned, uninitialised.
    *  Throws 207001 when the device is full (after releasing cached memory). Thread-safe. */
   void* allocate(size_t size, bool pad = true);
   /** Return @p p (the exact start of a live allocation) to the cache. Throws 107000 for an unknown or
@@ -69,7 +69,7 @@ class ACL_SIM_RT_API MemPool {
   struct Segment;
   struct Block {
     uintptr_t addr;
-    size_t size;       // bytes the block spans (multiple of 64)
+    size_t size;       // bytes the block spans (multiple of 128)
     size_t usable;     // bytes the caller may touch (rounded request, <= size)
     size_t requested;  // the caller's size
     bool used;
@@ -110,8 +110,8 @@ class ACL_SIM_RT_API MemPool {
   std::unordered_map<uintptr_t, Block*> by_addr_;           // the same blocks, O(1) lookup for free()
   std::set<std::pair<size_t, uintptr_t>> free_set_;         // coalesced free blocks: (size, start)
   std::vector<Block*>& bin_for(size_t block_size);
-  static constexpr size_t kDirectBins = 1024;               // sizes up to 64 KiB: indexed, no hashing
-  std::vector<std::vector<Block*>> small_bins_;             // freed blocks by exact size (size / 64)
+  static constexpr size_t kDirectBins = 1024;               // sizes up to 128 KiB: indexed, no hashing
+  std::vector<std::vector<Block*>> small_bins_;             // freed blocks by exact size (size / 128)
   std::unordered_map<size_t, std::vector<Block*>> bins_;    // freed blocks by exact size, larger ones
   size_t binned_bytes_ = 0;
 };
