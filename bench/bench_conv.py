@@ -1,8 +1,9 @@
-"""Conv kernels vs an onnxruntime single-op session, same shapes, same thread count, same run.
+"""Conv kernels (testing path: acl_sim._core.testing.run_op) vs an onnxruntime single-op session.
 
-    PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_conv.py [--reps 20]
+    PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_conv.py [--seconds 1.5] [--cpu-time]
 
-Prints ms per call (best of --reps, interleaved) and the ratio ours / onnxruntime (lower is better).
+Timing: bench_timing.compare (wall clock, all cores both sides, alternated, median of per-pair ratios;
+ratio = acl_sim / onnxruntime time, lower is better). --cpu-time is a single-thread diagnostic.
 """
 import argparse
 import os
@@ -11,7 +12,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_timing import add_cpu_time_option, apply_cpu_time_option, best, ort_single_op  # noqa: E402
+import bench_timing as bt  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 from kernel_ref import run_op  # noqa: E402
@@ -33,28 +34,32 @@ CASES = [
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--reps", type=int, default=20)
-    add_cpu_time_option(ap)
+    ap.add_argument("--seconds", type=float, default=1.5, help="timing budget per case")
+    ap.add_argument("--cases", help="comma-separated substrings of case names to run")
+    bt.add_cpu_time_option(ap)
     args = ap.parse_args()
-    apply_cpu_time_option(args)
-    threads = int(os.environ.get("ACL_SIM_HOST_THREADS", os.cpu_count()))
+    bt.apply_cpu_time_option(args)
+    print(bt.machine_header())
+    print("Conv through the testing path (run_op) vs an onnxruntime single-op session\n")
     rng = np.random.default_rng(0)
-    print(("cpu-time mode, " if args.cpu_time else "wall-clock, ") + f"threads={threads}  (best of {args.reps}, interleaved rounds)")
-    print(f"{'case':34s} {'ours ms':>9s} {'ort ms':>9s} {'ratio':>7s}")
+    rows = []
     for name, xs, ws, attrs in CASES:
+        if args.cases and not any(c in name for c in args.cases.split(",")):
+            continue
         x = rng.standard_normal(xs).astype(np.float32)
         w = rng.standard_normal(ws).astype(np.float32) * 0.1
         b = rng.standard_normal(ws[0]).astype(np.float32)
-        sess, y_shape = ort_single_op("Conv", xs, ws, attrs, threads)
+        sess, y_shape = bt.ort_single_op("Conv", xs, ws, attrs)
         feeds = {"x": x, "w": w, "b": b}
-        ours_t, ort_t = [], []
-        for _ in range(3):  # interleave so background load hits both sides alike
-            ours_t.append(best(lambda: run_op("Conv", [x, w, b], [y_shape], [np.float32], attrs), args.reps // 3 + 1))
-            ort_t.append(best(lambda: sess.run(None, feeds), args.reps // 3 + 1))
-        ours, ref = min(ours_t), min(ort_t)
         y = run_op("Conv", [x, w, b], [y_shape], [np.float32], attrs)[0]
         assert np.allclose(y, sess.run(None, feeds)[0], rtol=1e-3, atol=1e-3), name
-        print(f"{name:34s} {ours * 1e3:9.3f} {ref * 1e3:9.3f} {ours / ref:7.2f}")
+        c = bt.compare(lambda: run_op("Conv", [x, w, b], [y_shape], [np.float32], attrs),
+                       lambda: sess.run(None, feeds), seconds=args.seconds)
+        rows.append(c.row(name))
+        print("  ".join(rows[-1]), flush=True)
+    print()
+    print(bt.table(["case", "acl_sim ms", "onnxruntime ms", "ratio", "pairs"], rows))
+
 
 if __name__ == "__main__":
     main()

@@ -1,23 +1,21 @@
-"""Elementwise / softmax / layernorm / transpose / reduce kernels vs NumPy and
+"""Elementwise / softmax / layernorm / transpose / reduce kernels (testing path) vs NumPy and
 onnxruntime single-op sessions, measured in the same run.
 
-    PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_elementwise.py [--reps 7] [--out FILE]
+    PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_elementwise.py [--seconds 1] [--cpu-time]
 
-Default mode is one thread on every side timed by the calling thread's CPU time
-(ACL_SIM_HOST_THREADS=1, onnxruntime intra_op_num_threads=1), which is immune to
-other processes on a busy host; --wall uses wall-clock time and all cores.
-Prints ms per call (best of --reps) and the ratios ours/numpy and ours/onnxruntime
-(lower is better; < 1 means acl_sim is faster).
+Timing: bench_timing.compare (wall clock, all cores on every side, calls alternated, median of per-pair
+ratios; lower is better, < 1 means acl_sim is faster). --cpu-time is a single-thread diagnostic.
+"ours" includes the run_op binding's output allocation and zero-fill (see the Identity row).
 """
 import argparse
 import os
-import platform
 import sys
-import time
 
 import numpy as np
 
-from acl_sim._core import testing as T
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_timing as bt  # noqa: E402
+from acl_sim._core import testing as T  # noqa: E402
 
 ACL = {np.dtype(np.float32): 0, np.dtype(np.float16): 1, np.dtype(np.int64): 9}
 
@@ -26,10 +24,8 @@ def ours(op, inputs, out_shape, out_dtype, **attrs):
     return lambda: T.run_op(op, list(inputs), [list(out_shape)], [ACL[np.dtype(out_dtype)]], attrs)
 
 
-def ort_session(op, inputs, out_shape, out_dtype, threads, **attrs):
+def ort_session(op, inputs, out_shape, out_dtype, **attrs):
     try:
-        import onnx
-        import onnxruntime as ort
         from onnx import TensorProto, helper
     except ImportError:
         return None
@@ -43,10 +39,7 @@ def ort_session(op, inputs, out_shape, out_dtype, threads, **attrs):
         [helper.make_tensor_value_info("y", to_proto[np.dtype(out_dtype)], out_shape)])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 8
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = threads
-    so.inter_op_num_threads = 1
-    sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    sess = bt.ort_session(model.SerializeToString())
     feeds = dict(zip(names, inputs))
     return lambda: sess.run(None, feeds)
 
@@ -78,53 +71,28 @@ def cases(rng):
         lambda: img.mean((2, 3), keepdims=True)
 
 
-def best(fn, reps, clock):
-    fn()
-    t = []
-    for _ in range(reps):
-        t0 = clock()
-        fn()
-        t.append(clock() - t0)
-    return min(t)
-
-
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--reps", type=int, default=7)
-    ap.add_argument("--wall", action="store_true", help="wall-clock time, all cores")
-    ap.add_argument("--out", help="write a markdown table here")
+    ap.add_argument("--seconds", type=float, default=1.0, help="timing budget per case and reference")
+    bt.add_cpu_time_option(ap)
     args = ap.parse_args()
-    if not args.wall and os.environ.get("ACL_SIM_HOST_THREADS") != "1":
-        env = dict(os.environ, ACL_SIM_HOST_THREADS="1", OPENBLAS_NUM_THREADS="1")
-        os.execve(sys.executable, [sys.executable] + sys.argv, env)
-    clock = time.perf_counter if args.wall else time.thread_time
-    threads = os.cpu_count() if args.wall else 1
+    bt.apply_cpu_time_option(args)
+    print(bt.machine_header())
+    print("Kernels through the testing path (run_op) vs numpy and onnxruntime single-op sessions\n")
     rng = np.random.default_rng(0)
     rows = []
     for name, (op, ins, shape, dt, attrs), np_fn in cases(rng):
-        o = best(ours(op, ins, shape, dt, **attrs), args.reps, clock)
-        n = best(np_fn, args.reps, clock) if np_fn else None
-        sess = ort_session(op, ins, shape, dt, threads, **attrs)
-        r = best(sess, args.reps, clock) if sess else None
-        rows.append((name, o, n, r))
-        fmt = lambda v: f"{v * 1e3:8.2f}" if v is not None else "     n/a"  # noqa: E731
-        rat = lambda v: f"{o / v:6.2f}" if v else "   n/a"  # noqa: E731
-        print(f"{name:24s} ours {fmt(o)} ms  numpy {fmt(n)} ms  ort {fmt(r)} ms  ours/numpy {rat(n)}  ours/ort {rat(r)}",
-              flush=True)
-    if args.out:
-        mode = "wall-clock, all cores" if args.wall else "1 thread each, calling thread's CPU time"
-        with open(args.out, "w") as f:
-            f.write("## Elementwise, softmax, layernorm, transpose, reduce kernels (kernb)\n\n")
-            f.write("Reproduce: `PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_elementwise.py "
-                    f"{'--wall ' if args.wall else ''}--out bench/results/kernb.md`\n\n")
-            f.write(f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}; "
-                    f"{mode}; best of {args.reps}. Ratios are time ours / reference (< 1: acl_sim faster). "
-                    "ours includes the run_op binding's output allocation and zero-fill (see the Identity row).\n\n")
-            f.write("| case | ours ms | numpy ms | onnxruntime ms | ours/numpy | ours/onnxruntime |\n|---|---|---|---|---|---|\n")
-            for name, o, n, r in rows:
-                f.write(f"| {name} | {o * 1e3:.2f} | {'' if n is None else f'{n * 1e3:.2f}'} | "
-                        f"{'' if r is None else f'{r * 1e3:.2f}'} | {'' if n is None else f'{o / n:.2f}'} | "
-                        f"{'' if r is None else f'{o / r:.2f}'} |\n")
+        fn = ours(op, ins, shape, dt, **attrs)
+        n = bt.compare(fn, np_fn, seconds=args.seconds) if np_fn else None
+        sess = ort_session(op, ins, shape, dt, **attrs)
+        r = bt.compare(fn, sess, seconds=args.seconds) if sess else None
+        mine = (n or r).ours_s
+        rows.append([name, bt.ms(mine), bt.ms(n.ref_s) if n else "", bt.ms(r.ref_s) if r else "",
+                     f"{n.ratio:.2f}x" if n else "", f"{r.ratio:.2f}x" if r else ""])
+        print("  ".join(rows[-1]), flush=True)
+    print()
+    print(bt.table(["case", "acl_sim ms", "numpy ms", "onnxruntime ms", "acl_sim / numpy", "acl_sim / onnxruntime"],
+                   rows))
 
 
 if __name__ == "__main__":

@@ -1,131 +1,277 @@
-"""Model latency: acl_sim (C++ Model/GraphExecutor) vs onnxruntime, same process, same inputs.
+"""Models through the public path, as a user runs them, against onnxruntime (and numpy.matmul).
 
-Both use every host core (onnxruntime intra_op_num_threads = os.cpu_count(); acl_sim's
-pool defaults to the host cores). Reports median latency per model and the ratio
-acl_sim / onnxruntime (issue 5 §6: target <= 1.5x, goal <= 1.0x), plus the slowest
-op types of each model measured through the per-node hook.
+acl_sim side, per model: `acl-sim atc` (run as `python -m acl_sim atc`, compile cache on), then
+`acl.mdl.load_from_file`, device buffers from `acl.rt.malloc`, and per timed call exactly what a user
+does per inference: `acl.rt.memcpy` host->device, `acl.mdl.execute`, `acl.rt.memcpy` device->host.
+Reference: an onnxruntime session with every core (intra_op_num_threads = host cores) running the
+same ONNX file on the same input (`session.run`), or numpy.matmul for the one-node MatMul model.
+Timing: bench_timing.compare (wall clock, all cores on both sides, calls alternated, warm-up; both
+medians and the median of per-pair ratios acl_sim / reference, lower is better).
 
-    PYTHONPATH=python:tests ACL_SIM_BUILD_DIR=build/<you> python bench/bench_models.py \
-        [--models resnet50,densenet121,...] [--repeats 10] [--markdown bench/results/model.md]
+    PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_models.py            # ~2-3 min
+    ... bench_models.py --models resnet50,matmul1024 --seconds 3
+    ... bench_models.py --prof     # adds a per-model op-type table from `acl-sim prof` (op_summary.csv)
+
+With the wheel installed, drop PYTHONPATH and ACL_SIM_BUILD_DIR.
 """
 from __future__ import annotations
 
 import argparse
 import os
-import statistics
+import subprocess
 import sys
-import time
+import tempfile
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
 
+import bench_timing as bt  # noqa: E402
 import models  # noqa: E402
 import model_zoo_random as zoo  # noqa: E402
 
-ALL = ["resnet50", "densenet121", "vgg19", "ppocr_det", "ppocr_rec", "ppocr_cls", "transformer"]
+ALL = ["resnet50", "densenet121", "vgg19", "ppocr_det", "ppocr_rec", "ppocr_cls", "transformer",
+       "matmul1024", "conv3x3_64", "conv3x3_512"]
 PPOCR_SHAPES = {"det": [1, 3, 640, 640], "rec": [1, 3, 48, 320], "cls": [8, 3, 48, 192]}
-OM_DIR = os.path.join(models.MODELS_CACHE, "om")
+LABELS = {"resnet50": "light_resnet50 (random weights)", "densenet121": "light_densenet121 (random weights)",
+          "vgg19": "light_vgg19 (random weights)", "ppocr_det": "PP-OCRv4 det 1x3x640x640",
+          "ppocr_rec": "PP-OCRv4 rec 1x3x48x320", "ppocr_cls": "PP-OCR cls 8x3x48x192",
+          "transformer": "transformer encoder (2 layers, d=64, seq 16)",
+          "matmul1024": "one-node MatMul 1024^3 (ref: numpy.matmul)",
+          "conv3x3_64": "one-node Conv 3x3 64->64 56x56", "conv3x3_512": "one-node Conv 3x3 512->512 7x7"}
+WORK = os.path.join(models.MODELS_CACHE, "bench_models")
+ACL_MEM_MALLOC_HUGE_FIRST, H2D, D2H = 0, 1, 2
+PROFILED_RUNS = 4
+
+
+def _one_node_path(name: str) -> str:
+    """ONNX file of a one-node model (weights as initializers, like a real model's)."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    os.makedirs(WORK, exist_ok=True)
+    path = os.path.join(WORK, f"{name}.onnx")
+    if os.path.exists(path):
+        return path
+    if name == "matmul1024":
+        w = np.random.default_rng(1).standard_normal((1024, 1024)).astype(np.float32)
+        from onnx import numpy_helper
+
+        g = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"])], "g",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1024, 1024])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1024, 1024])],
+                              initializer=[numpy_helper.from_array(w, "w")])
+        model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+        model.ir_version = 8
+    else:
+        c, hw = (64, 56) if name == "conv3x3_64" else (512, 7)
+        model, _ = bt.single_op_model("Conv", [1, c, hw, hw], [c, c, 3, 3], {"pads": [1, 1, 1, 1]})
+    fd, tmp = tempfile.mkstemp(dir=WORK, suffix=".part")
+    os.close(fd)
+    onnx.save(model, tmp)
+    os.replace(tmp, path)
+    return path
 
 
 def model_case(name):
-    """(onnx path, om tag, atc options, feeds builder)."""
+    """(onnx path, atc --input_shape or None, {input name: array})."""
     import onnx
 
-    if name in models.LIGHT_NAMES:
+    shape_opt = None
+    if name in ("resnet50", "densenet121", "vgg19"):
         path = zoo.light_random_path(name)
-        tag, opts = f"light_{name}_seed0", {}
         (inp, shape, dtype), = zoo.graph_inputs(onnx.load(path, load_external_data=False))
     elif name.startswith("ppocr_"):
         kind = name.split("_")[1]
         path = models.ppocr_models()[kind]
         (inp, _, dtype), = zoo.graph_inputs(onnx.load(path))
         shape = PPOCR_SHAPES[kind]
-        tag = f"ppocr_{kind}_{'x'.join(map(str, shape))}"
-        opts = {"input_shape": f"{inp}:{','.join(map(str, shape))}"}
+        shape_opt = f"{inp}:{','.join(map(str, shape))}"
     elif name == "transformer":
         path = models.transformer_encoder_path()
-        inp, shape, dtype, tag, opts = "x", [1, 16, 64], np.float32, "transformer_encoder", {}
+        inp, shape, dtype = "x", [1, 16, 64], np.float32
+    elif name in ("matmul1024", "conv3x3_64", "conv3x3_512"):
+        path = _one_node_path(name)
+        (inp, shape, dtype), = zoo.graph_inputs(onnx.load(path))
     else:
         raise SystemExit(f"unknown model {name}; choose from {ALL}")
     x = np.random.default_rng(0).standard_normal(shape).astype(dtype)
-    return path, tag, opts, {inp: x}
+    return path, shape_opt, {inp: x}
 
 
-def timed(fn, repeats, warmup=2):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+def atc(onnx_path: str, shape_opt: str | None, out_stem: str) -> str:
+    """`acl-sim atc` as a user types it; returns the .om path."""
+    cmd = [sys.executable, "-m", "acl_sim", "atc", f"--model={onnx_path}", "--framework=5",
+           f"--output={out_stem}", "--soc_version=Ascend910B1"]
+    if shape_opt:
+        cmd.append(f"--input_shape={shape_opt}")
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"atc failed: {(r.stderr or r.stdout).strip().splitlines()[-1:]}")
+    return out_stem + ".om"
 
 
-def bench(name, repeats):
-    import onnxruntime as ort
+class AclModel:
+    """One loaded .om with device input/output buffers and host staging buffers (pyACL calls only)."""
 
-    from acl_sim import _core
-    from acl_sim.compiler import compile_model
+    def __init__(self, acl, om_path: str, x: np.ndarray):
+        self.acl = acl
+        self.model_id, ret = acl.mdl.load_from_file(om_path)
+        self._check(ret, "mdl.load_from_file")
+        self.desc = acl.mdl.create_desc()
+        self._check(acl.mdl.get_desc(self.desc, self.model_id), "mdl.get_desc")
+        self.host_in = bytearray(np.ascontiguousarray(x).tobytes())
+        self.in_size = acl.mdl.get_input_size_by_index(self.desc, 0)
+        assert self.in_size == len(self.host_in), (self.in_size, len(self.host_in))
+        self.in_ptr = acl.util.bytes_to_ptr(self.host_in)
+        self.in_dev, ret = acl.rt.malloc(self.in_size, ACL_MEM_MALLOC_HUGE_FIRST)
+        self._check(ret, "rt.malloc")
+        self.bufs = [acl.create_data_buffer(self.in_dev, self.in_size)]
+        self.in_ds = acl.mdl.create_dataset()
+        acl.mdl.add_dataset_buffer(self.in_ds, self.bufs[0])
+        self.out_ds = acl.mdl.create_dataset()
+        self.outs = []  # (device ptr, size, host bytearray, host ptr)
+        for i in range(acl.mdl.get_num_outputs(self.desc)):
+            size = acl.mdl.get_output_size_by_index(self.desc, i)
+            dev, ret = acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST)
+            self._check(ret, "rt.malloc")
+            buf = acl.create_data_buffer(dev, size)
+            self.bufs.append(buf)
+            acl.mdl.add_dataset_buffer(self.out_ds, buf)
+            host = bytearray(size)
+            self.outs.append((dev, size, host, acl.util.bytes_to_ptr(host)))
 
-    path, tag, opts, feeds = model_case(name)
-    om = compile_model(path, os.path.join(OM_DIR, tag), **opts)["om_path"]
-    model = _core.testing_model.Model.from_file(om)
-    inputs = [feeds[d["name"]] for d in model.inputs()]
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = os.cpu_count() or 1
-    so.log_severity_level = 3
-    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
-    t_ort = timed(lambda: sess.run(None, feeds), repeats)
-    t_sim = timed(lambda: model.run(inputs), repeats)
-    per_op = {}
-    for _node, op, sec in model.node_times(inputs, repeats=max(1, repeats // 3)):
-        per_op[op] = per_op.get(op, 0.0) + sec
-    total = sum(per_op.values()) or 1.0
-    top = sorted(per_op.items(), key=lambda kv: -kv[1])[:4]
-    hot = ", ".join(f"{op} {100 * s / total:.0f}%" for op, s in top)
-    return {"model": name, "ort_ms": 1e3 * t_ort, "sim_ms": 1e3 * t_sim, "ratio": t_sim / t_ort,
-            "nodes": model.node_count(0), "hot": hot}
+    def _check(self, ret, what):
+        if ret != 0:
+            raise RuntimeError(f"acl.{what} failed: {ret} ({self.acl.get_recent_err_msg()})")
+
+    def infer(self) -> None:
+        """One inference as a user writes it: copy in, execute, copy out."""
+        acl = self.acl
+        self._check(acl.rt.memcpy(self.in_dev, self.in_size, self.in_ptr, self.in_size, H2D), "rt.memcpy")
+        self._check(acl.mdl.execute(self.model_id, self.in_ds, self.out_ds), "mdl.execute")
+        for dev, size, _host, ptr in self.outs:
+            self._check(acl.rt.memcpy(ptr, size, dev, size, D2H), "rt.memcpy")
+
+    def execute_only(self) -> None:
+        self._check(self.acl.mdl.execute(self.model_id, self.in_ds, self.out_ds), "mdl.execute")
+
+    def output(self, i: int) -> np.ndarray:
+        dims = self.acl.mdl.get_cur_output_dims(self.desc, i)[0]["dims"]
+        n = int(np.prod(dims))
+        return np.frombuffer(self.outs[i][2], dtype=np.float32, count=n).reshape(dims)
+
+    def release(self) -> None:
+        acl = self.acl
+        for buf in self.bufs:
+            acl.destroy_data_buffer(buf)
+        acl.mdl.destroy_dataset(self.in_ds)
+        acl.mdl.destroy_dataset(self.out_ds)
+        for dev, *_ in self.outs:
+            acl.rt.free(dev)
+        acl.rt.free(self.in_dev)
+        acl.mdl.destroy_desc(self.desc)
+        acl.mdl.unload(self.model_id)
 
 
-def _ms(v):
-    return f"{v:.1f}" if v >= 10 else f"{v:.3f}"
+def bench(acl, name: str, seconds: float) -> dict:
+    path, shape_opt, feeds = model_case(name)
+    om = atc(path, shape_opt, os.path.join(WORK, "om", name))
+    (x,) = feeds.values()
+    m = AclModel(acl, om, x)
+    try:
+        if name == "matmul1024":
+            w = np.random.default_rng(1).standard_normal((1024, 1024)).astype(np.float32)
+            ref_fn = lambda: np.matmul(x, w)  # noqa: E731
+            want = [ref_fn()]
+        else:
+            sess = bt.ort_session(path)
+            ref_fn = lambda: sess.run(None, feeds)  # noqa: E731
+            want = ref_fn()
+        m.infer()
+        err = max(float(np.max(np.abs(m.output(i) - np.asarray(w_, np.float32)))) if w_.size else 0.0
+                  for i, w_ in enumerate(want))
+        c = bt.compare(m.infer, ref_fn, seconds=seconds, min_pairs=3)
+    finally:
+        m.release()
+    return {"name": name, "cmp": c, "err": err}
+
+
+def profile_table(name: str, top: int = 6) -> str:
+    """Op-type summary of one model from `acl-sim prof` (PROFILED_RUNS inferences, warm-up included)."""
+    from acl_sim.tools.prof import by_type, read_summary
+
+    out_dir = os.path.join(WORK, "prof", name)
+    cmd = [sys.executable, "-m", "acl_sim", "prof", f"--output={out_dir}", "--",
+           sys.executable, os.path.abspath(__file__), "--models", name, "--profile-run"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        return f"(acl-sim prof failed: {(r.stderr or r.stdout).strip().splitlines()[-1:]})"
+    types = by_type(read_summary(out_dir))
+    total = sum(a["total_us"] for a in types.values()) or 1.0
+    runs = PROFILED_RUNS
+    rows = [[op, a["count"] // runs, bt.ms(a["total_us"] / 1e6 / runs), f"{100 * a['total_us'] / total:.0f}%"]
+            for op, a in list(types.items())[:top]]
+    return bt.table(["op type", "nodes", "ms per run", "share"], rows)
+
+
+def profile_run(acl, name: str) -> None:
+    """The workload `acl-sim prof` records: PROFILED_RUNS inferences."""
+    path, shape_opt, feeds = model_case(name)
+    om = atc(path, shape_opt, os.path.join(WORK, "om", name))
+    m = AclModel(acl, om, next(iter(feeds.values())))
+    for _ in range(PROFILED_RUNS):
+        m.infer()
+    m.release()
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default=",".join(ALL))
-    ap.add_argument("--repeats", type=int, default=10)
-    ap.add_argument("--markdown", help="write the results table to this file")
+    ap.add_argument("--seconds", type=float, default=4.0, help="timing budget per model (at least 3 pairs)")
+    ap.add_argument("--prof", action="store_true", help="also print an op-type table per model (acl-sim prof)")
+    ap.add_argument("--profile-run", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+
+    import acl
+
+    ret = acl.init()
+    assert ret in (0, 100002), ret
+    assert acl.rt.set_device(0) == 0
+    ctx, ret = acl.rt.create_context(0)
+    assert ret == 0
+    names = args.models.split(",")
+    if args.profile_run:
+        for n in names:
+            profile_run(acl, n)
+        acl.rt.destroy_context(ctx)
+        acl.rt.reset_device(0)
+        acl.finalize()
+        return
+    print(bt.machine_header(), flush=True)
     rows = []
-    for name in args.models.split(","):
+    for name in names:
         try:
-            row = bench(name, args.repeats)
-        except Exception as exc:  # report and continue: one missing kernel must not hide the rest
-            row = {"model": name, "error": f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}"}
-        rows.append(row)
-        print(row, flush=True)
-    lines = ["| model | onnxruntime ms | acl_sim ms | ratio | nodes | time by op type (acl_sim) |",
-             "|---|---|---|---|---|---|"]
-    for r in rows:
-        if "error" in r:
-            lines.append(f"| {r['model']} | | | failed | | {r['error']} |")
-        else:
-            lines.append(f"| {r['model']} | {_ms(r['ort_ms'])} | {_ms(r['sim_ms'])} | {r['ratio']:.2f}x | "
-                         f"{r['nodes']} | {r['hot']} |")
-    table = "\n".join(lines)
-    print(table)
-    if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write("## Model latency (acl_sim vs onnxruntime)\n\n")
-            f.write(f"Host: {os.cpu_count()} cores; both runtimes use all of them; median of {args.repeats} runs "
-                    "after 2 warm-ups, same process, same inputs.\n\n")
-            f.write("```\nPYTHONPATH=python:tests ACL_SIM_BUILD_DIR=build/model python bench/bench_models.py "
-                    f"--repeats {args.repeats} --markdown bench/results/model.md\n```\n\n")
-            f.write(table + "\n")
+            r = bench(acl, name, args.seconds)
+            c = r["cmp"]
+            ref = "numpy" if name == "matmul1024" else "onnxruntime"
+            rows.append([LABELS.get(name, name), bt.ms(c.ours_s), f"{bt.ms(c.ref_s)} ({ref})", f"{c.ratio:.2f}x",
+                         str(c.pairs), f"{r['err']:.1e}"])
+        except Exception as exc:  # report and continue: one failing model must not hide the rest
+            rows.append([LABELS.get(name, name), "", "", f"failed: {type(exc).__name__}: {str(exc)[:120]}", "", ""])
+        print("  ".join(rows[-1]), flush=True)
+    acl.rt.destroy_context(ctx)
+    acl.rt.reset_device(0)
+    acl.finalize()
+    print()
+    print(bt.table(["model (public path: atc, load, memcpy + execute + memcpy)", "acl_sim ms", "reference ms",
+                    "acl_sim / reference", "pairs", "max abs diff"], rows))
+    if args.prof:
+        for name in names:
+            print(f"\n{LABELS.get(name, name)}: acl_sim time by op type (acl-sim prof, op_summary.csv)\n")
+            print(profile_table(name))
 
 
 if __name__ == "__main__":

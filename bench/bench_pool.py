@@ -1,9 +1,10 @@
-"""Pooling and depthwise-conv kernels vs onnxruntime single-op sessions, same shapes, same run.
+"""Pooling and depthwise-conv kernels (testing path) vs onnxruntime single-op sessions, same run.
 
-    PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_pool.py [--reps 20] [--cpu-time]
+    PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_pool.py [--seconds 1.0] [--cpu-time]
 
 Shapes are the slow nodes found by the model benchmark (resnet50 stem MaxPool, PP-OCR cls MaxPool and
-5x5 depthwise convs). Prints ms per call (best of --reps, interleaved) and ours / onnxruntime (lower is better).
+5x5 depthwise convs). Timing: bench_timing.compare (wall clock, all cores both sides, alternated, median
+of per-pair ratios; acl_sim / onnxruntime, lower is better). --cpu-time is a single-thread diagnostic.
 """
 import argparse
 import os
@@ -12,7 +13,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_timing import add_cpu_time_option, apply_cpu_time_option, best, ort_single_op  # noqa: E402
+import bench_timing as bt  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 from kernel_ref import run_op  # noqa: E402
@@ -36,15 +37,14 @@ CASES = [
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--reps", type=int, default=20)
-    add_cpu_time_option(ap)
+    ap.add_argument("--seconds", type=float, default=1.0, help="timing budget per case")
+    bt.add_cpu_time_option(ap)
     args = ap.parse_args()
-    apply_cpu_time_option(args)
-    threads = int(os.environ.get("ACL_SIM_HOST_THREADS", os.cpu_count()))
+    bt.apply_cpu_time_option(args)
+    print(bt.machine_header())
+    print("Pooling / depthwise conv through the testing path (run_op) vs onnxruntime single-op sessions\n")
     rng = np.random.default_rng(0)
-    print(("cpu-time mode, " if args.cpu_time else "wall-clock, ") +
-          f"threads={threads}  (best of {args.reps}, interleaved rounds)")
-    print(f"{'case':34s} {'ours ms':>9s} {'ort ms':>9s} {'ratio':>7s}")
+    rows = []
     for name, op, xs, ws, attrs in CASES:
         x = rng.standard_normal(xs).astype(np.float32)
         inputs, feeds = [x], {"x": x}
@@ -53,15 +53,16 @@ def main():
             b = rng.standard_normal(ws[0]).astype(np.float32)
             inputs += [w, b]
             feeds.update(w=w, b=b)
-        sess, y_shape = ort_single_op(op, xs, ws, attrs, threads)
-        ours_t, ort_t = [], []
-        for _ in range(3):  # interleave so background load hits both sides alike
-            ours_t.append(best(lambda: run_op(op, inputs, [y_shape], [np.float32], attrs), args.reps // 3 + 1))
-            ort_t.append(best(lambda: sess.run(None, feeds), args.reps // 3 + 1))
-        ours, ref = min(ours_t), min(ort_t)
+        sess, y_shape = bt.ort_single_op(op, xs, ws, attrs)
         y = run_op(op, inputs, [y_shape], [np.float32], attrs)[0]
         assert np.allclose(y, sess.run(None, feeds)[0], rtol=1e-4, atol=1e-4), name
-        print(f"{name:34s} {ours * 1e3:9.3f} {ref * 1e3:9.3f} {ours / ref:7.2f}")
+        c = bt.compare(lambda: run_op(op, inputs, [y_shape], [np.float32], attrs), lambda: sess.run(None, feeds),
+                       seconds=args.seconds)
+        rows.append(c.row(name))
+        print("  ".join(rows[-1]), flush=True)
+    print()
+    print(bt.table(["case", "acl_sim ms", "onnxruntime ms", "ratio", "pairs"], rows))
+
 
 if __name__ == "__main__":
     main()

@@ -101,6 +101,25 @@ def test_conv2d_nchw(acl, runner):
     np.testing.assert_allclose(out, conv_ref(x, w, 2, 1), rtol=1e-4, atol=1e-4)
 
 
+def test_conv2d_nhwc(acl, runner):
+    """x's NHWC desc format (CANN's acl_execute_conv2d sample) or data_format=NHWC: strides and
+    dilations in NHWC order, the filter in its own desc format (here NHWC: out, kh, kw, in)."""
+    x = rng().standard_normal((2, 3, 9, 9)).astype(np.float32)
+    w = rng().standard_normal((4, 3, 3, 3)).astype(np.float32)
+    attr = acl.op.create_attr()
+    acl.op.set_attr_list_int(attr, "strides", [1, 2, 2, 1])
+    acl.op.set_attr_list_int(attr, "pads", [1, 1, 1, 1])
+    x_nhwc, w_nhwc = np.ascontiguousarray(x.transpose(0, 2, 3, 1)), np.ascontiguousarray(w.transpose(0, 2, 3, 1))
+    ret, (out,) = runner.run("Conv2D", [x_nhwc, w_nhwc], [((2, 5, 5, 4), np.float32)], attr, fmt=1)
+    assert ret == 0, acl.get_recent_err_msg()
+    np.testing.assert_allclose(out, conv_ref(x, w, 2, 1).transpose(0, 2, 3, 1), rtol=1e-4, atol=1e-4)
+    acl.op.set_attr_string(attr, "data_format", "NCHW")  # contradicts x's NHWC desc
+    assert runner.run("Conv2D", [x_nhwc, w_nhwc], [((2, 5, 5, 4), np.float32)], attr, fmt=1)[0] == FORMAT_NOT_MATCH
+    acl.op.set_attr_string(attr, "data_format", "NCWH")
+    assert runner.run("Conv2D", [x, w], [((2, 4, 5, 5), np.float32)], attr)[0] == FORMAT_NOT_MATCH
+    acl.op.destroy_attr(attr)
+
+
 def test_cast_softmax_reducesum_transpose(acl, runner):
     x = rng().standard_normal((2, 3, 4)).astype(np.float32)
     attr = acl.op.create_attr()
@@ -147,13 +166,13 @@ def test_error_codes(acl, runner):
     acl.op.set_attr_string(attr, "transpose_x1", "yes")
     assert runner.run("MatMul", [a, a.T.copy()], [((2, 2), np.float32)], attr)[0] == OP_ATTR_NOT_MATCH
     acl.op.destroy_attr(attr)
-    # NHWC Conv2D is refused with the format code
+    # data_format NHWC reads x as NHWC: (1, 3, 4, 4) has 4 channels, the filter expects 3
     attr = acl.op.create_attr()
     acl.op.set_attr_list_int(attr, "strides", [1, 1, 1, 1])
     acl.op.set_attr_string(attr, "data_format", "NHWC")
     x = np.ones((1, 3, 4, 4), np.float32)
     w = np.ones((2, 3, 1, 1), np.float32)
-    assert runner.run("Conv2D", [x, w], [((1, 2, 4, 4), np.float32)], attr)[0] == FORMAT_NOT_MATCH
+    assert runner.run("Conv2D", [x, w], [((1, 3, 4, 2), np.float32)], attr)[0] == OP_INPUT_NOT_MATCH
     acl.op.destroy_attr(attr)
 
 

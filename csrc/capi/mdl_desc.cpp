@@ -32,12 +32,13 @@ void fill_dims(aclmdlIODims* out, const std::string& name, const std::vector<int
   for (size_t k = 0; k < dims.size(); ++k) out->dims[k] = dims[k];
 }
 
-aclError get_dims(const char* fn, const aclmdlDesc* handle, size_t index, aclmdlIODims* dims, bool input) {
+aclError get_dims(const char* fn, const aclmdlDesc* handle, size_t index, aclmdlIODims* dims, bool input,
+                  bool v2 = false) {
   return api_call(fn, [&] {
     auto d = require_model_desc(handle);
     ACL_SIM_REQUIRE(dims != nullptr, ACL_ERROR_INVALID_PARAM, "dims is NULL");
     const IoDesc& io = io_at(*d, index, input);
-    fill_dims(dims, io.name, io.dims);
+    fill_dims(dims, io.name, v2 && !io.aipp.dims_v2.empty() ? io.aipp.dims_v2 : io.dims);
   });
 }
 
@@ -121,7 +122,7 @@ aclError aclmdlGetInputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIOD
 }
 
 aclError aclmdlGetInputDimsV2(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
-  return acl_sim::get_dims("aclmdlGetInputDimsV2", modelDesc, index, dims, true);
+  return acl_sim::get_dims("aclmdlGetInputDimsV2", modelDesc, index, dims, true, true);
 }
 
 aclError aclmdlGetOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {

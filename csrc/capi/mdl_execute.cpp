@@ -1,6 +1,9 @@
 // aclmdlExecute / aclmdlExecuteAsync: validate the datasets against the model
 // (counts, sizes, the dynamic profile chosen through ascend_mbatch_shape_data),
 // allocate (0, 0) output buffers, then run Model::run as a stream task.
+// aclmdlExecute runs that task on the calling thread when the default stream is
+// idle (Stream::run_and_wait), so a synchronous execute costs what the graph
+// costs: no hand-off to a drainer, no wake-ups, no allocation per call.
 #include <cstring>
 #include <vector>
 
@@ -26,9 +29,11 @@ struct PreparedRun {
   std::vector<void*> inputs, outputs;
 };
 
-PreparedRun prepare(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* output) {
+// Fills @p run (its vectors keep their capacity from earlier calls).
+void prepare(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* output, PreparedRun& run) {
   Runtime::get().require_initialized();
-  PreparedRun run;
+  run.inputs.clear();
+  run.outputs.clear();
   run.lm = ModelTable::instance().require(model_id);
   const Model& m = *run.lm->model;
   const ModelIO& io = m.io();
@@ -41,7 +46,7 @@ PreparedRun prepare(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset
                   io.outputs.size(), " outputs, the output dataset has ", out_ds->buffers.size(), " buffers");
   run.profile = selected_profile(m, *in_ds);
 
-  std::vector<size_t> in_sizes = m.input_sizes(run.profile);
+  const std::vector<size_t>& in_sizes = m.input_sizes(run.profile);
   for (size_t i = 0; i < io.inputs.size(); ++i) {
     capi::BufferView b = capi::view_data_buffer(in_ds->buffers[i], "input buffer");
     ACL_SIM_REQUIRE(b.addr != nullptr || in_sizes[i] == 0, ACL_ERROR_MODEL_INPUT_NOT_MATCH, "input ", i, " ('",
@@ -50,7 +55,7 @@ PreparedRun prepare(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset
                     "') expects ", in_sizes[i], " bytes, buffer has ", b.size);
     run.inputs.push_back(b.addr);
   }
-  std::vector<size_t> out_sizes = m.output_sizes(run.profile);
+  const std::vector<size_t>& out_sizes = m.output_sizes(run.profile);
   for (size_t i = 0; i < io.outputs.size(); ++i) {
     aclDataBuffer* buf = out_ds->buffers[i];
     capi::BufferView b = capi::view_data_buffer(buf, "output buffer");
@@ -68,7 +73,16 @@ PreparedRun prepare(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset
                     io.outputs[i].name, "') expects ", out_sizes[i], " bytes, buffer has ", b.size);
     run.outputs.push_back(b.addr);
   }
-  return run;
+}
+
+void run_now(const PreparedRun& run) {
+  run.lm->profile->current.store(static_cast<int64_t>(run.profile));
+  run.lm->begin_run();
+  struct Done {
+    LoadedModel* lm;
+    ~Done() { lm->end_run(); }
+  } done{run.lm.get()};
+  run.lm->model->run(run.profile, run.inputs, run.outputs);
 }
 
 void enqueue(PreparedRun run, Stream& stream) {
@@ -96,16 +110,30 @@ extern "C" {
 
 aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output) {
   return api_call("aclmdlExecute", [&] {
-    acl_sim::PreparedRun run = acl_sim::prepare(modelId, input, output);
-    auto s = acl_sim::resolve_stream(nullptr);
-    acl_sim::enqueue(std::move(run), *s);
-    s->synchronize();
+    // One PreparedRun per thread, reused so that steady-state executes allocate nothing; a nested
+    // call (none is expected) falls back to its own.
+    thread_local acl_sim::PreparedRun cached;
+    thread_local bool cached_busy = false;
+    acl_sim::PreparedRun local;
+    acl_sim::PreparedRun& run = cached_busy ? local : cached;
+    struct Release {
+      acl_sim::PreparedRun& run;
+      bool owns;
+      ~Release() {
+        run.lm.reset();  // the model may be unloaded after this call returns
+        if (owns) cached_busy = false;
+      }
+    } release{run, !cached_busy};
+    cached_busy = true;
+    acl_sim::prepare(modelId, input, output, run);
+    acl_sim::resolve_stream(nullptr)->run_and_wait("model_execute", [&run] { acl_sim::run_now(run); });
   });
 }
 
 aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output, aclrtStream stream) {
   return api_call("aclmdlExecuteAsync", [&] {
-    acl_sim::PreparedRun run = acl_sim::prepare(modelId, input, output);
+    acl_sim::PreparedRun run;
+    acl_sim::prepare(modelId, input, output, run);
     acl_sim::enqueue(std::move(run), *acl_sim::resolve_stream(stream));
   });
 }

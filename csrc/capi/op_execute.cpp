@@ -6,8 +6,10 @@
 #include <vector>
 
 #include "acl/acl_op.h"
+#include "acl/acl_op_compiler.h"
 #include "capi/api_guard.h"
 #include "capi/data_buffer_view.h"
+#include "capi/op_handle.h"
 #include "common/error.h"
 #include "common/handle_table.h"
 #include "op/compiled_op.h"
@@ -66,7 +68,7 @@ void enqueue_op(std::shared_ptr<CompiledOp> op, int n_in, const aclDataBuffer* c
                 const aclDataBuffer* const outputs[], aclrtStream stream) {
   auto in = addresses_of<const void*>(n_in, inputs, op->inputs(), true);
   auto out = addresses_of<void*>(n_out, outputs, op->outputs(), false);
-  resolve_stream(stream)->enqueue("op_execute", [op = std::move(op), in = std::move(in), out = std::move(out)] { op->run(in, out); });
+  capi::enqueue_compiled_op(std::move(op), std::move(in), std::move(out), stream);
 }
 
 aclError execute(const char* fn, const char* opType, int numInputs, const aclTensorDesc* const inputDesc[],
@@ -84,6 +86,21 @@ aclError execute(const char* fn, const char* opType, int numInputs, const aclTen
 }
 
 }  // namespace
+
+namespace capi {
+
+aclopHandle* add_op_handle(std::shared_ptr<CompiledOp> op) {
+  auto h = std::make_shared<aclopHandle>();
+  h->op = std::move(op);
+  return op_handles().add(std::move(h));
+}
+
+void enqueue_compiled_op(std::shared_ptr<CompiledOp> op, std::vector<const void*> in, std::vector<void*> out,
+                         aclrtStream stream) {
+  resolve_stream(stream)->enqueue("op_execute", [op = std::move(op), in = std::move(in), out = std::move(out)] { op->run(in, out); });
+}
+
+}  // namespace capi
 }  // namespace acl_sim
 
 using acl_sim::capi::api_call;
@@ -127,6 +144,19 @@ aclError aclopCompileAndExecute(const char* opType, int numInputs, const aclTens
                           outputs, attr, stream);
 }
 
+aclError aclopCompile(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[], int numOutputs,
+                      const aclTensorDesc* const outputDesc[], const aclopAttr* attr, aclopEngineType engineType,
+                      aclopCompileType compileFlag, const char* opPath) {
+  return api_call("aclopCompile", [&] {
+    acl_sim::Runtime::get().require_initialized();
+    ACL_SIM_REQUIRE(opType != nullptr && opType[0] != '\0', ACL_ERROR_INVALID_PARAM, "opType is NULL or empty");
+    auto in_specs = acl_sim::specs_of(numInputs, inputDesc, "input");
+    auto out_specs = acl_sim::specs_of(numOutputs, outputDesc, "output");
+    aclopAttr attrs = acl_sim::resolve_op_attr(attr);
+    acl_sim::SingleOpStore::instance().resolve(opType, std::move(in_specs), std::move(out_specs), attrs);
+  });
+}
+
 aclError aclopCreateHandle(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[], int numOutputs,
                            const aclTensorDesc* const outputDesc[], const aclopAttr* opAttr, aclopHandle** handle) {
   return api_call("aclopCreateHandle", [&] {
@@ -136,9 +166,8 @@ aclError aclopCreateHandle(const char* opType, int numInputs, const aclTensorDes
     auto in_specs = acl_sim::specs_of(numInputs, inputDesc, "input");
     auto out_specs = acl_sim::specs_of(numOutputs, outputDesc, "output");
     aclopAttr attrs = acl_sim::resolve_op_attr(opAttr);
-    auto h = std::make_shared<aclopHandle>();
-    h->op = acl_sim::SingleOpStore::instance().resolve(opType, std::move(in_specs), std::move(out_specs), attrs);
-    *handle = acl_sim::op_handles().add(std::move(h));
+    *handle = acl_sim::capi::add_op_handle(
+        acl_sim::SingleOpStore::instance().resolve(opType, std::move(in_specs), std::move(out_specs), attrs));
   });
 }
 

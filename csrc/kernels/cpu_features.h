@@ -5,6 +5,8 @@
 // so tests and benchmarks can exercise every code path on one machine.
 #pragma once
 
+#include "common/export.h"
+
 namespace acl_sim {
 
 enum class KernelIsa { kScalar = 0, kAvx2 = 1, kAvx512 = 2 };
@@ -17,9 +19,9 @@ struct CpuFeatures {
 };
 
 /** Features of the host, computed once (thread-safe). */
-const CpuFeatures& cpu_features();
+ACL_SIM_EXPORT const CpuFeatures& cpu_features();
 
 /** "scalar", "avx2" or "avx512". */
-const char* kernel_isa_name(KernelIsa isa);
+ACL_SIM_EXPORT const char* kernel_isa_name(KernelIsa isa);
 
 }  // namespace acl_sim

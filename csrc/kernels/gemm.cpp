@@ -50,6 +50,12 @@ int64_t env_int(const char* name, int64_t def) {
   return x > 0 ? x : def;
 }
 
+/** ACL_SIM_GEMM_PACK_A=1 packs A even where the kernels could read it in place (for benchmarking both). */
+bool direct_a_disabled() {
+  static const bool off = env_int("ACL_SIM_GEMM_PACK_A", 0) == 1;
+  return off;
+}
+
 struct Blocking {
   int64_t kc, mc, nc;
 };
@@ -85,6 +91,9 @@ Blocking choose_blocking(int64_t M, int64_t N, int64_t K, const MicroKernelSet& 
   }
   b.mc = round_up(ceil_div(M, mb), mk.mr);
   b.nc = round_up(ceil_div(N, nb), nr_unit);
+  // Whole widest strips per tile where that keeps the tile count, so only the last tile has a ragged edge.
+  const int64_t nc_whole = round_up(b.nc, widest);
+  if (ceil_div(N, nc_whole) == nb) b.nc = nc_whole;
   return b;
 }
 
@@ -175,12 +184,22 @@ struct GemmJob {
   const MicroKernelSet* mk;
   Blocking blk;
   int64_t n_tiles_n;
+  bool direct_a;  // the micro-kernels read A in place (row-major, alpha 1): no packing pass
 };
 
-/** Width of the strip starting at column offset j of an nc-wide tile: the widest kernel, narrowed at the edge. */
+/**
+ * Width of the strip starting at column offset j of an nc-wide tile: the widest kernel, narrowed at the
+ * edge (to the half-width tail kernel when that covers the rest, so 49 columns cost 56, not 64).
+ */
 int64_t strip_width(int64_t remaining, const MicroKernelSet& mk) {
   const int64_t widest = mk.max_nv * mk.lanes;
-  return remaining >= widest ? widest : round_up(remaining, mk.lanes);
+  if (remaining >= widest) return widest;
+  if (mk.half_width && remaining <= mk.half_width) return mk.half_width;
+  return round_up(remaining, mk.lanes);
+}
+
+MicroKernelFn kernel_for(int64_t width, const MicroKernelSet& mk) {
+  return width == mk.half_width ? mk.half : mk.fn[width / mk.lanes - 1];
 }
 
 void run_tile(const GemmJob& job, size_t index) {
@@ -218,16 +237,23 @@ void run_tile(const GemmJob& job, size_t index) {
     }
     for (int64_t i = 0; i < mc; i += mk.mr) {
       const int m_valid = static_cast<int>(std::min<int64_t>(mk.mr, mc - i));
-      // Each A micro-panel is used once per K slice, so it is packed just in
-      // time into an L1-sized buffer instead of packing the whole A block
-      // (which would evict the B slice from L2).
-      pack_a(*job.A, job.alpha, m0 + i, m_valid, k0, kc, mk.mr, a_pack);
-      const float* a_panel = a_pack;
+      const float* a_panel;
+      int64_t lda = 0;
+      if (job.direct_a) {
+        a_panel = job.A->data + (m0 + i) * job.A->rs + k0;
+        lda = job.A->rs;
+      } else {
+        // Each A micro-panel is used once per K slice, so it is packed just in
+        // time into an L1-sized buffer instead of packing the whole A block
+        // (which would evict the B slice from L2).
+        pack_a(*job.A, job.alpha, m0 + i, m_valid, k0, kc, mk.mr, a_pack);
+        a_panel = a_pack;
+      }
       float* c_row = C + (m0 + i) * ldc + n0;
       for (int64_t j = 0; j < nc;) {
         const int64_t width = strip_width(nc - j, mk);
         const int n_valid = static_cast<int>(std::min(width, nc - j));
-        mk.fn[width / mk.lanes - 1](kc, a_panel, b_pack + j * kc, c_row + j, ldc, m_valid, n_valid, accumulate);
+        kernel_for(width, mk)(kc, a_panel, lda, b_pack + j * kc, c_row + j, ldc, m_valid, n_valid, accumulate);
         j += width;
       }
     }
@@ -292,7 +318,9 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, 
               float* C, int64_t ldc, const GemmEpilogue& ep, bool parallel) {
   if (M <= 0 || N <= 0) return;
   const MicroKernelSet& mk = micro_kernels();
-  GemmJob job{M, N, K, alpha, beta, &A, &B, C, ldc, &ep, &mk, choose_blocking(M, N, K, mk, parallel, B.costly()), 0};
+  const bool direct_a = mk.direct_a && A.cs == 1 && A.rs >= K && alpha == 1.f && !direct_a_disabled();
+  GemmJob job{M,   N,  K,   alpha, beta, &A, &B, C, ldc, &ep, &mk, choose_blocking(M, N, K, mk, parallel, B.costly()),
+              0,   direct_a};
   job.n_tiles_n = ceil_div(N, job.blk.nc);
   const size_t tiles = static_cast<size_t>(ceil_div(M, job.blk.mc) * job.n_tiles_n);
   if (tiles == 1 || !parallel) {

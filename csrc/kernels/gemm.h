@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "common/export.h"
 #include "kernels/epilogue.h"
 
 namespace acl_sim {
@@ -67,6 +68,6 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, 
               float* C, int64_t ldc, const GemmEpilogue& ep = {}, bool parallel = true);
 
 /** "avx512 8x48" etc.: the micro-kernel the driver uses on this host (for benchmarks and logs). */
-const char* gemm_kernel_name();
+ACL_SIM_EXPORT const char* gemm_kernel_name();
 
 }  // namespace acl_sim

@@ -1,5 +1,8 @@
-// The micro-kernels: AVX-512 (8 rows x up to 3 vectors = 24 zmm accumulators),
-// AVX2 (6 rows x up to 2 vectors = 12 ymm accumulators) and a portable 4x8.
+// The micro-kernels: AVX-512 (8 rows x up to 3 vectors = 24 zmm accumulators,
+// plus an 8 x 8 ymm tail), AVX2 (6 rows x up to 2 vectors = 12 ymm
+// accumulators) and a portable 4x8. Each SIMD kernel reads A packed or in place
+// (see gemm_microkernel.h); the in-place rows are clamped to the last valid
+// one, so a ragged bottom edge never reads past the matrix.
 #include "kernels/gemm_microkernel.h"
 
 #include "kernels/cpu_features.h"
@@ -14,27 +17,30 @@ using simd::V8;
 
 // The body is a macro-free template per ISA: GCC needs the target attribute on
 // the function that holds the intrinsics, and a template cannot vary it by V.
-template <int MR, int NV>
-ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, const float* b, float* c, int64_t ldc,
-                                         int m_valid, int n_valid, bool accumulate) {
+template <int MR, int NV, bool kDirect>
+ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
+                                       int64_t ldc, int m_valid, int n_valid, bool accumulate) {
   constexpr int W = 16;
   __m512 acc[MR][NV];
 #pragma GCC unroll 8
   for (int i = 0; i < MR; ++i)
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_setzero_ps();
+  const float* rows[MR];
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) rows[i] = a + (kDirect ? (i < m_valid ? i : m_valid - 1) * lda : i);
 #pragma GCC unroll 2
   for (int64_t k = 0; k < kc; ++k) {
     __m512 bv[NV];
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) bv[j] = _mm512_loadu_ps(b + j * W);
+    const int64_t ka = kDirect ? k : k * MR;
 #pragma GCC unroll 8
     for (int i = 0; i < MR; ++i) {
-      __m512 av = _mm512_set1_ps(a[i]);
+      __m512 av = _mm512_set1_ps(rows[i][ka]);
 #pragma GCC unroll 4
       for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_fmadd_ps(av, bv[j], acc[i][j]);
     }
-    a += MR;
     b += NV * W;
   }
   if (n_valid == NV * W) {
@@ -67,27 +73,30 @@ ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, const float
   }
 }
 
-template <int MR, int NV>
-ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int m_valid,
-                                     int n_valid, bool accumulate) {
+template <int MR, int NV, bool kDirect>
+ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc,
+                                   int m_valid, int n_valid, bool accumulate) {
   constexpr int W = 8;
   __m256 acc[MR][NV];
 #pragma GCC unroll 8
   for (int i = 0; i < MR; ++i)
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) acc[i][j] = _mm256_setzero_ps();
+  const float* rows[MR];
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) rows[i] = a + (kDirect ? (i < m_valid ? i : m_valid - 1) * lda : i);
 #pragma GCC unroll 2
   for (int64_t k = 0; k < kc; ++k) {
     __m256 bv[NV];
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) bv[j] = _mm256_loadu_ps(b + j * W);
+    const int64_t ka = kDirect ? k : k * MR;
 #pragma GCC unroll 8
     for (int i = 0; i < MR; ++i) {
-      __m256 av = _mm256_broadcast_ss(a + i);
+      __m256 av = _mm256_broadcast_ss(rows[i] + ka);
 #pragma GCC unroll 4
       for (int j = 0; j < NV; ++j) acc[i][j] = _mm256_fmadd_ps(av, bv[j], acc[i][j]);
     }
-    a += MR;
     b += NV * W;
   }
 #pragma GCC unroll 8
@@ -110,17 +119,33 @@ ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, const float* b,
     }
   }
 }
+
+// One entry per shape: the packed/in-place choice is one predictable branch per call.
+template <int MR, int NV>
+ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
+                                         int64_t ldc, int m_valid, int n_valid, bool accumulate) {
+  if (lda) body_avx512<MR, NV, true>(kc, a, lda, b, c, ldc, m_valid, n_valid, accumulate);
+  else body_avx512<MR, NV, false>(kc, a, 0, b, c, ldc, m_valid, n_valid, accumulate);
+}
+
+template <int MR, int NV>
+ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc,
+                                     int m_valid, int n_valid, bool accumulate) {
+  if (lda) body_avx2<MR, NV, true>(kc, a, lda, b, c, ldc, m_valid, n_valid, accumulate);
+  else body_avx2<MR, NV, false>(kc, a, 0, b, c, ldc, m_valid, n_valid, accumulate);
+}
 #endif
 
 /** Portable path: plain loops the compiler vectorises for the baseline ISA. */
 template <int MR, int NR>
-void kernel_scalar(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int m_valid, int n_valid,
-                   bool accumulate) {
+void kernel_scalar(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc, int m_valid,
+                   int n_valid, bool accumulate) {
   float acc[MR][NR] = {};
   for (int64_t k = 0; k < kc; ++k) {
-    for (int i = 0; i < MR; ++i)
-      for (int j = 0; j < NR; ++j) acc[i][j] += a[i] * b[j];
-    a += MR;
+    for (int i = 0; i < MR; ++i) {
+      const float av = lda ? a[(i < m_valid ? i : m_valid - 1) * lda + k] : a[k * MR + i];
+      for (int j = 0; j < NR; ++j) acc[i][j] += av * b[j];
+    }
     b += NR;
   }
   for (int i = 0; i < m_valid; ++i)
@@ -131,13 +156,14 @@ MicroKernelSet make_set() {
 #if defined(__x86_64__)
   switch (cpu_features().isa) {
     case KernelIsa::kAvx512:
-      return {"avx512 8x48", 8, 16, 3, {kernel_avx512<8, 1>, kernel_avx512<8, 2>, kernel_avx512<8, 3>, nullptr}};
+      return {"avx512 8x48", 8, 16, 3, {kernel_avx512<8, 1>, kernel_avx512<8, 2>, kernel_avx512<8, 3>, nullptr},
+              8, kernel_avx2<8, 1>, true};
     case KernelIsa::kAvx2:
-      return {"avx2 6x16", 6, 8, 2, {kernel_avx2<6, 1>, kernel_avx2<6, 2>, nullptr, nullptr}};
+      return {"avx2 6x16", 6, 8, 2, {kernel_avx2<6, 1>, kernel_avx2<6, 2>, nullptr, nullptr}, 0, nullptr, true};
     default: break;
   }
 #endif
-  return {"scalar 4x8", 4, 8, 1, {kernel_scalar<4, 8>, nullptr, nullptr, nullptr}};
+  return {"scalar 4x8", 4, 8, 1, {kernel_scalar<4, 8>, nullptr, nullptr, nullptr}, 0, nullptr, true};
 }
 
 }  // namespace

@@ -1,8 +1,11 @@
 // Register-tiled GEMM micro-kernels (internal to the GEMM driver).
 //
-// A micro-kernel computes one MR x (NV*lanes) tile of C from a packed A
-// micro-panel (kc steps of MR floats) and a packed B strip (kc steps of
-// NV*lanes floats), keeping the whole tile in vector registers.
+// A micro-kernel computes one MR x width tile of C from an A micro-panel and a
+// packed B strip (kc steps of `width` floats), keeping the whole tile in
+// vector registers. A is read either packed (kc steps of MR floats, what the
+// driver builds for strided or scaled A) or in place from a row-major matrix
+// (lda != 0): conv weights and MatMul activations then cost no packing pass,
+// which is how MLAS treats A as well.
 #pragma once
 
 #include <cstdint>
@@ -10,12 +13,13 @@
 namespace acl_sim {
 
 /**
- * c[i*ldc + j] (=|+=) sum_k a[k*MR + i] * b[k*width + j] for i < m_valid, j < n_valid,
- * where width = NV*lanes. accumulate=false overwrites C; rows/columns past the
- * valid counts are never touched.
+ * c[i*ldc + j] (=|+=) sum_k A(i, k) * b[k*width + j] for i < m_valid, j < n_valid,
+ * with A(i, k) = a[k*MR + i] when lda == 0 (packed) or a[i*lda + k] otherwise
+ * (rows past m_valid are never read then). accumulate=false overwrites C;
+ * rows/columns past the valid counts are never touched.
  */
-using MicroKernelFn = void (*)(int64_t kc, const float* a, const float* b, float* c, int64_t ldc, int m_valid,
-                               int n_valid, bool accumulate);
+using MicroKernelFn = void (*)(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc,
+                               int m_valid, int n_valid, bool accumulate);
 
 struct MicroKernelSet {
   const char* name;
@@ -23,6 +27,9 @@ struct MicroKernelSet {
   int lanes;               // floats per vector
   int max_nv;              // widest kernel, in vectors
   MicroKernelFn fn[4];     // fn[nv-1] handles strips of nv vectors (nv in [1, max_nv])
+  int half_width;          // 0, or the width of a narrower tail kernel (AVX-512: one 8-float ymm vector)
+  MicroKernelFn half;      // strips of half_width floats (ragged right edges such as 49 = 48 + 1 output pixels)
+  bool direct_a;           // the kernels accept lda != 0
 };
 
 /** The best set for this host (cpu_features().isa). */

@@ -269,12 +269,12 @@ std::vector<std::vector<int64_t>> Model::output_dims(size_t profile) const {
   return impl_->out_dims[profile];
 }
 
-std::vector<size_t> Model::input_sizes(size_t profile) const {
+const std::vector<size_t>& Model::input_sizes(size_t profile) const {
   impl_->check_profile(profile);
   return impl_->in_sizes[profile];
 }
 
-std::vector<size_t> Model::output_sizes(size_t profile) const {
+const std::vector<size_t>& Model::output_sizes(size_t profile) const {
   impl_->check_profile(profile);
   return impl_->out_sizes[profile];
 }

@@ -32,6 +32,25 @@ class MemPool;
 class GraphExecutor;
 struct OmModel;
 
+/** AIPP on a model input (IODESC "aipp", written by ATC for --insert_op_conf; docs/aipp.md). */
+struct AippInfo {
+  enum class Kind { None, Static, Dynamic, DynamicData };
+  Kind kind = Kind::None;
+  std::vector<int64_t> dims_v2;          // aclmdlGetInputDimsV2 (product = input size)
+  int64_t data_input_index = -1;         // Dynamic: index of the ascend_dynamic_aipp_data input
+  int64_t batch = 0;                     // Dynamic / DynamicData: images per run
+  int64_t max_src_image_size = 0;        // Dynamic
+  std::vector<int64_t> src_dims;         // the model's own input (before AIPP)
+  int src_dtype = 0;                     // aclDataType of that input
+  int src_format = 0;                    // aclFormat of that input
+  std::vector<std::pair<std::string, double>> config;  // Static: the checked aipp_op parameters
+  double value(const std::string& key, double def = 0) const {
+    for (const auto& kv : config)
+      if (kv.first == key) return kv.second;
+    return def;
+  }
+};
+
 /** One model input or output, as IODESC describes it (dims hold -1 in dynamic positions). */
 struct IoDesc {
   std::string name;
@@ -39,6 +58,7 @@ struct IoDesc {
   int format = 2;               // aclFormat (0 NCHW, 1 NHWC, 2 ND)
   std::vector<int64_t> dims;    // outputs: the largest profile's shape
   size_t size = 0;              // bytes of the largest profile
+  AippInfo aipp;                // inputs only
 };
 
 enum class DynamicKind { None, Batch, HW, Dims };
@@ -117,9 +137,9 @@ class ACL_SIM_MODEL_API Model {
   /** Input/output shapes of @p profile (no -1). Throws 100000 for a bad profile index. */
   std::vector<std::vector<int64_t>> input_dims(size_t profile) const;
   std::vector<std::vector<int64_t>> output_dims(size_t profile) const;
-  /** Bytes each input / output occupies in @p profile. */
-  std::vector<size_t> input_sizes(size_t profile) const;
-  std::vector<size_t> output_sizes(size_t profile) const;
+  /** Bytes each input / output occupies in @p profile (valid as long as the model). */
+  const std::vector<size_t>& input_sizes(size_t profile) const;
+  const std::vector<size_t>& output_sizes(size_t profile) const;
   /** Workspace bytes per run (largest profile) and weight bytes. */
   size_t work_size() const;
   size_t weight_size() const;

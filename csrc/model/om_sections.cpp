@@ -52,6 +52,44 @@ uint64_t byte_size(const std::vector<int64_t>& shape, int dtype, const std::stri
   return n;
 }
 
+int dtype_by_name(const std::string& name, const std::string& where) {
+  if (name == "float32") return ACL_FLOAT;
+  if (name == "float16") return ACL_FLOAT16;
+  fail(kBad, where, ": AIPP source dtype \"", name, "\" is not float32/float16");
+}
+
+AippInfo read_aipp(const json::Value& v, const std::string& where) {
+  AippInfo a;
+  const std::string& mode = v.at("mode", kBad).as_string(kBad);
+  if (mode == "dynamic_data") {
+    a.kind = AippInfo::Kind::DynamicData;
+    a.batch = v.at("batch", kBad).as_int_in(1, 127, kBad);
+    return a;
+  }
+  if (mode == "static") a.kind = AippInfo::Kind::Static;
+  else if (mode == "dynamic") a.kind = AippInfo::Kind::Dynamic;
+  else fail(kBad, where, ": unknown AIPP mode \"", mode, "\"");
+  a.dims_v2 = read_dims(v.at("dims_v2", kBad), -1, where);  // -1: the batch of a dynamic-batch model
+  a.src_dims = read_dims(v.at("src_dims", kBad), -1, where);
+  ACL_SIM_REQUIRE(a.src_dims.size() == 4, kBad, where, ": AIPP source dims must be 4-D");
+  a.src_dtype = dtype_by_name(v.at("src_dtype", kBad).as_string(kBad), where);
+  a.src_format = v.at("src_format", kBad).as_string(kBad) == "NHWC" ? 1 : 0;
+  if (a.kind == AippInfo::Kind::Dynamic) {
+    a.batch = v.at("batch", kBad).as_int_in(1, 127, kBad);
+    a.max_src_image_size = v.at("max_src_image_size", kBad).as_int_in(1, kMaxBytes, kBad);
+    a.data_input_index = v.at("data_input_index", kBad).as_int_in(0, 1 << 20, kBad);
+    return a;
+  }
+  for (const auto& [key, value] : v.at("config", kBad).as_object(kBad)) {
+    if (value.is_bool()) a.config.emplace_back(key, value.as_bool(kBad) ? 1.0 : 0.0);
+    else if (value.is_number()) a.config.emplace_back(key, value.as_double(kBad));
+  }
+  a.config.emplace_back("format", double(v.at("format", kBad).as_int_in(1, 4, kBad)));
+  a.config.emplace_back("src_w", double(v.at("src_w", kBad).as_int_in(1, 4096, kBad)));
+  a.config.emplace_back("src_h", double(v.at("src_h", kBad).as_int_in(1, 4096, kBad)));
+  return a;
+}
+
 IoDesc read_io(const json::Value& v, const std::string& where) {
   IoDesc d;
   d.name = v.at("name", kBad).as_string(kBad);
@@ -59,6 +97,7 @@ IoDesc read_io(const json::Value& v, const std::string& where) {
   d.format = int(v.at("format", kBad).as_int_in(0, 1000, kBad));
   d.dims = read_dims(v.at("dims", kBad), -1, where);
   d.size = size_t(v.at("size", kBad).as_int_in(0, kMaxBytes, kBad));
+  if (const json::Value* a = v.find("aipp", kBad)) d.aipp = read_aipp(*a, where);
   return d;
 }
 

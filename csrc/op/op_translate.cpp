@@ -12,6 +12,7 @@
 #include "acl/acl_base.h"
 #include "common/error.h"
 #include "op/op_plan.h"
+#include "op/op_translate_blas.h"
 #include "op/tensor_desc.h"
 
 namespace acl_sim {
@@ -256,24 +257,64 @@ void matmul(const TranslateInput& c, OpPlan& plan, bool batched) {
   emit(plan, "Add", {}, {t, in_ref(2)}, {out_ref(0)});
 }
 
+// Conv2D's layout: x's desc format when it is NCHW or NHWC, else the data_format attribute
+// (NCHW by default). strides / dilations list 4 values in that layout's order.
+bool conv2d_nhwc(const TranslateInput& c) {
+  const int xf = c.in[0].format;
+  const OpAttrValue* df = find_attr(c.attr, "data_format");
+  std::string fmt = df ? attr_string(c, "data_format", "NCHW") : xf == ACL_FORMAT_NHWC ? "NHWC" : "NCHW";
+  ACL_SIM_REQUIRE(fmt == "NCHW" || fmt == "NHWC", ACL_ERROR_FORMAT_NOT_MATCH, c.type, ": data_format '", fmt,
+                  "' is not supported (NCHW or NHWC)");
+  ACL_SIM_REQUIRE(!(xf == ACL_FORMAT_NCHW && fmt == "NHWC") && !(xf == ACL_FORMAT_NHWC && fmt == "NCHW"),
+                  ACL_ERROR_FORMAT_NOT_MATCH, c.type, ": data_format '", fmt, "' contradicts x's format ",
+                  xf == ACL_FORMAT_NCHW ? "NCHW" : "NHWC");
+  return fmt == "NHWC";
+}
+
+// @p src (dims @p d) transposed by @p perm into a new temp; returns the temp.
+TensorRef permuted(OpPlan& plan, TensorRef src, int dtype, const Dims& d, const Dims& perm) {
+  Dims out(d.size());
+  for (size_t k = 0; k < d.size(); ++k) out[k] = d[size_t(perm[k])];
+  TensorRef t = plan.add_temp(dtype, out);
+  Attrs a;
+  a.set("perm", perm);
+  emit(plan, "Transpose", a, {src}, {t});
+  return t;
+}
+
 void conv2d(const TranslateInput& c, OpPlan& plan) {
   require_counts(c, 2, 4, 1);
   require_same_dtype(c, 0, 1);
-  std::string fmt = attr_string(c, "data_format", "NCHW");
-  ACL_SIM_REQUIRE(fmt == "NCHW", ACL_ERROR_FORMAT_NOT_MATCH, c.type, ": data_format '", fmt,
-                  "' is not supported; acl_sim runs Conv2D in NCHW");
-  const Dims& x = c.in[0].dims;
-  const Dims& w = c.in[1].dims;
-  ACL_SIM_REQUIRE(x.size() == 4 && w.size() == 4, ACL_ERROR_OP_INPUT_NOT_MATCH, c.type,
-                  ": x and filter must be 4-D NCHW, got ", dims_to_string(x), " and ", dims_to_string(w));
+  const bool nhwc = conv2d_nhwc(c);
+  ACL_SIM_REQUIRE(c.in[0].dims.size() == 4 && c.in[1].dims.size() == 4, ACL_ERROR_OP_INPUT_NOT_MATCH, c.type,
+                  ": x and filter must be 4-D, got ", dims_to_string(c.in[0].dims), " and ",
+                  dims_to_string(c.in[1].dims));
+  const int wf = c.in[1].format;
+  ACL_SIM_REQUIRE(wf == ACL_FORMAT_NCHW || wf == ACL_FORMAT_ND || wf == ACL_FORMAT_NHWC || wf == ACL_FORMAT_HWCN,
+                  ACL_ERROR_FORMAT_NOT_MATCH, c.type, ": filter format ", wf,
+                  " is not supported (NCHW, NHWC or HWCN)");
+  // Everything below works on NCHW x and [out, in, kh, kw] filter views.
+  const Dims to_nchw = {0, 3, 1, 2}, from_nchw = {0, 2, 3, 1}, hwcn_to_oihw = {3, 2, 0, 1};
+  auto pick = [](const Dims& d, const Dims& perm) {
+    Dims out(d.size());
+    for (size_t k = 0; k < d.size(); ++k) out[k] = d[size_t(perm[k])];
+    return out;
+  };
+  const Dims x = nhwc ? pick(c.in[0].dims, to_nchw) : c.in[0].dims;
+  const Dims* wperm = wf == ACL_FORMAT_NHWC ? &to_nchw : wf == ACL_FORMAT_HWCN ? &hwcn_to_oihw : nullptr;
+  const Dims w = wperm ? pick(c.in[1].dims, *wperm) : c.in[1].dims;
   Dims strides = attr_ints(c, "strides", {});
-  ACL_SIM_REQUIRE(strides.size() == 4, ACL_ERROR_OP_ATTR_NOT_MATCH, c.type,
-                  ": attribute 'strides' must list 4 values (N, C, H, W)");
+  ACL_SIM_REQUIRE(strides.size() == 4, ACL_ERROR_OP_ATTR_NOT_MATCH, c.type, ": attribute 'strides' must list 4 values (",
+                  nhwc ? "N, H, W, C" : "N, C, H, W", ")");
   Dims pads = attr_ints(c, "pads", {0, 0, 0, 0});
   ACL_SIM_REQUIRE(pads.size() == 4, ACL_ERROR_OP_ATTR_NOT_MATCH, c.type,
                   ": attribute 'pads' must list 4 values (top, bottom, left, right)");
   Dims dil = attr_ints(c, "dilations", {1, 1, 1, 1});
   ACL_SIM_REQUIRE(dil.size() == 4, ACL_ERROR_OP_ATTR_NOT_MATCH, c.type, ": attribute 'dilations' must list 4 values");
+  if (nhwc) {
+    strides = pick(strides, to_nchw);
+    dil = pick(dil, to_nchw);
+  }
   int64_t groups = attr_int(c, "groups", 1);
   ACL_SIM_REQUIRE(groups >= 1 && x[1] % groups == 0 && w[0] % groups == 0, ACL_ERROR_OP_ATTR_NOT_MATCH, c.type,
                   ": groups ", groups, " does not divide the channels");
@@ -286,8 +327,11 @@ void conv2d(const TranslateInput& c, OpPlan& plan) {
   int64_t ow = (x[3] + pads[2] + pads[3] - dil[3] * (w[3] - 1) - 1) / strides[3] + 1;
   ACL_SIM_REQUIRE(oh >= 1 && ow >= 1, ACL_ERROR_OP_INPUT_NOT_MATCH, c.type, ": the filter ", dims_to_string(w),
                   " does not fit the padded input ", dims_to_string(x));
-  require_out(c, 0, c.in[0].dtype, {x[0], w[0], oh, ow});
-  std::vector<TensorRef> ins = {in_ref(0), in_ref(1)};
+  const Dims out_nchw = {x[0], w[0], oh, ow};
+  require_out(c, 0, c.in[0].dtype, nhwc ? pick(out_nchw, from_nchw) : out_nchw);
+  const int dt = c.in[0].dtype;
+  std::vector<TensorRef> ins = {nhwc ? permuted(plan, in_ref(0), dt, c.in[0].dims, to_nchw) : in_ref(0),
+                                wperm ? permuted(plan, in_ref(1), dt, c.in[1].dims, *wperm) : in_ref(1)};
   if (c.in.size() >= 3 && element_count(c.in[2].dims) > 0) {
     ACL_SIM_REQUIRE(element_count(c.in[2].dims) == w[0], ACL_ERROR_OP_INPUT_NOT_MATCH, c.type, ": bias must have ",
                     w[0], " elements");
@@ -299,7 +343,15 @@ void conv2d(const TranslateInput& c, OpPlan& plan) {
   a.set("dilations", Dims{dil[2], dil[3]});
   a.set("group", groups);
   a.set("kernel_shape", Dims{w[2], w[3]});
-  emit(plan, "Conv", a, ins, {out_ref(0)});
+  if (!nhwc) {
+    emit(plan, "Conv", a, ins, {out_ref(0)});
+    return;
+  }
+  TensorRef y = plan.add_temp(dt, out_nchw);
+  emit(plan, "Conv", a, ins, {y});
+  Attrs back;
+  back.set("perm", from_nchw);
+  emit(plan, "Transpose", back, {y}, {out_ref(0)});
 }
 
 void softmax(const TranslateInput& c, OpPlan& plan) {
@@ -407,6 +459,7 @@ const std::unordered_map<std::string, Translator>& table() {
       {"ReduceSumD", [](const TranslateInput& c, OpPlan& p) { reduce_sum(c, p, true); }},
       {"Transpose", [](const TranslateInput& c, OpPlan& p) { transpose(c, p, false); }},
       {"TransposeD", [](const TranslateInput& c, OpPlan& p) { transpose(c, p, true); }},
+      {"GEMM", translate_blas_gemm},
   };
   return t;
 }

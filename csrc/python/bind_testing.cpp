@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "common/error.h"
+#include "executor/thread_pool.h"
+#include "kernels/cpu_features.h"
+#include "kernels/gemm.h"
 #include "kernels/op_registry.h"
 #include "python/bindings.h"
 
@@ -117,6 +120,22 @@ void bind_testing(py::module_& t) {
   t.attr("OpError") = op_error;
 
   t.def("registered_ops", [] { return registered_ops(); }, "Sorted names of every registered operator.");
+
+  t.def(
+      "kernel_isa",
+      [] {
+        const CpuFeatures& f = cpu_features();
+        py::dict d;
+        d["isa"] = kernel_isa_name(f.isa);
+        d["gemm_kernel"] = gemm_kernel_name();
+        d["avx2"] = f.avx2;
+        d["avx512"] = f.avx512;
+        d["f16c"] = f.f16c;
+        d["host_threads"] = ThreadPool::instance().concurrency();
+        return d;
+      },
+      "Which kernel ISA this process picked (after ACL_SIM_KERNEL_ISA), the GEMM micro-kernel, the CPU's "
+      "features and the host pool's thread count (for benchmark headers).");
 
   t.def("dtype_size", [](int dtype) { return dtype_size(dtype); }, "Bytes per element of an aclDataType (0: unsupported).");
 

@@ -21,6 +21,8 @@ void bind_util(py::module_& util);    // acl.util                              (
 void bind_kernel(py::module_& kern);  // acl_sim._core.kernel: load .so, launch (executor)
 void bind_op(py::module_& acl, py::module_& op);  // tensor descs + acl.op     (single-op)
 void bind_mdl(py::module_& mdl);      // acl.mdl                               (aclmdl)
+void bind_mdl_aipp(py::module_& mdl); // acl.mdl AIPP functions                (aclmdl)
+void bind_blas(py::module_& blas);    // acl.blas                              (aclblas)
 void bind_hccl(py::module_& hccl);    // acl_sim.hccl                          (hccl)
 void bind_prof(py::module_& prof);    // acl.prof                              (profiler)
 void bind_testing(py::module_& t);    // acl_sim._core.testing: direct kernel entry points for tests

@@ -15,6 +15,9 @@ PYBIND11_MODULE(_core, m) {
   bind_op(m, op);
   auto mdl = m.def_submodule("mdl");
   bind_mdl(mdl);
+  bind_mdl_aipp(mdl);
+  auto blas = m.def_submodule("blas");
+  bind_blas(blas);
   auto hccl = m.def_submodule("hccl");
   bind_hccl(hccl);
   auto prof = m.def_submodule("prof");

@@ -275,6 +275,16 @@ const MemPool::Block* MemPool::find_live(const void* p) const {
 void MemPool::check_range(const void* p, size_t n) const {
   std::lock_guard<std::mutex> lock(mu_);
   const Block* b = find_live(p);
+  if (!b && !reserved_va_.empty()) {
+    size_t room = mapped_room(reinterpret_cast<uintptr_t>(p));
+    if (room == 0)
+      fail(ACL_ERROR_RT_PARAM_INVALID, "address ", p, " of device ", device_id_,
+           " is neither a live allocation nor mapped virtual memory");
+    if (n > room)
+      fail(ACL_ERROR_RT_PARAM_INVALID, "range of ", n, " bytes at ", p, " overruns its mapped virtual range (", room,
+           " bytes mapped from that address)");
+    return;
+  }
   if (!b)
     fail(ACL_ERROR_RT_PARAM_INVALID, "address ", p, " is not inside a live allocation of device ", device_id_,
          " (freed, never allocated, or past the end)");
@@ -288,7 +298,74 @@ void MemPool::check_range(const void* p, size_t n) const {
 size_t MemPool::bytes_from(const void* p) const {
   std::lock_guard<std::mutex> lock(mu_);
   const Block* b = find_live(p);
-  return b ? b->addr + b->usable - reinterpret_cast<uintptr_t>(p) : 0;
+  if (!b) return mapped_room(reinterpret_cast<uintptr_t>(p));
+  return b->addr + b->usable - reinterpret_cast<uintptr_t>(p);
+}
+
+// ---------------------------------------------------------------- virtual memory
+
+uintptr_t MemPool::take_capacity(size_t size) {
+  ACL_SIM_REQUIRE(size > 0, ACL_ERROR_INVALID_PARAM, "size must be > 0");
+  size_t rounded = align_up(size, kSegmentGranule);
+  std::lock_guard<std::mutex> lock(mu_);
+  uintptr_t token = reserve_range(rounded);
+  if (!token) {
+    release_free_segments();
+    token = reserve_range(rounded);
+  }
+  if (!token)
+    fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "device ", device_id_, " out of memory: physical allocation of ", size,
+         " bytes, ", used_, " of ", capacity_, " bytes in use");
+  used_ += rounded;
+  return token;
+}
+
+void MemPool::give_capacity(uintptr_t token, size_t size) {
+  size_t rounded = align_up(size, kSegmentGranule);
+  std::lock_guard<std::mutex> lock(mu_);
+  unreserve_range(token, rounded);
+  used_ -= rounded;
+}
+
+void MemPool::add_reservation(uintptr_t addr, size_t size) {
+  std::lock_guard<std::mutex> lock(mu_);
+  reserved_va_[addr] = size;
+  reservations_.store(reserved_va_.size(), std::memory_order_release);
+}
+
+void MemPool::remove_reservation(uintptr_t addr) {
+  std::lock_guard<std::mutex> lock(mu_);
+  reserved_va_.erase(addr);
+  reservations_.store(reserved_va_.size(), std::memory_order_release);
+}
+
+void MemPool::add_mapped(uintptr_t addr, size_t size) {
+  std::lock_guard<std::mutex> lock(mu_);
+  mapped_[addr] = size;
+}
+
+void MemPool::remove_mapped(uintptr_t addr) {
+  std::lock_guard<std::mutex> lock(mu_);
+  mapped_.erase(addr);
+}
+
+bool MemPool::in_reservation(uintptr_t a) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = reserved_va_.upper_bound(a);
+  if (it == reserved_va_.begin()) return false;
+  --it;
+  return a < it->first + it->second;
+}
+
+size_t MemPool::mapped_room(uintptr_t a) const {
+  auto it = mapped_.upper_bound(a);
+  if (it == mapped_.begin()) return 0;
+  --it;
+  uintptr_t end = it->first + it->second;
+  if (a >= end) return 0;
+  // Adjacent mappings (a pool grown by mapping more at its end) form one accessible range.
+  for (++it; it != mapped_.end() && it->first == end; ++it) end += it->second;
+  return end - a;
 }
 
 size_t MemPool::used() const {

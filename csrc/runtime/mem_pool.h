@@ -18,6 +18,7 @@
 
 #include "runtime/export.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -48,11 +49,25 @@ class ACL_SIM_RT_API MemPool {
   void check_range(const void* p, size_t n) const;
   /** Usable bytes of the live allocation that contains @p p, counted from @p p; 0 if none. */
   size_t bytes_from(const void* p) const;
-  /** True when @p p lies in this device's address range (live or not). Lock-free. */
+  /** True when @p p lies in this device's address range (live or not), or in one of its virtual
+   *  reservations (mapped or not). Lock-free unless the device has virtual reservations. */
   bool contains(const void* p) const {
     auto a = reinterpret_cast<uintptr_t>(p);
-    return a >= base_ && a < base_ + capacity_;
+    if (a >= base_ && a < base_ + capacity_) return true;
+    return reservations_.load(std::memory_order_acquire) != 0 && in_reservation(a);
   }
+
+  // Virtual memory (runtime/virtual_memory.h drives these): physical allocations take their bytes
+  // from this pool's capacity; reserved address ranges and the mapped parts of them are device
+  // memory of this device for contains() / check_range() / bytes_from().
+  /** Take @p size bytes of capacity (counted in used()); returns a token for give_capacity. Throws 207001. */
+  uintptr_t take_capacity(size_t size);
+  void give_capacity(uintptr_t token, size_t size);
+  void add_reservation(uintptr_t addr, size_t size);
+  void remove_reservation(uintptr_t addr);
+  /** [addr, addr+size) is mapped (accessible): check_range accepts ranges inside it. */
+  void add_mapped(uintptr_t addr, size_t size);
+  void remove_mapped(uintptr_t addr);
 
   /** Bytes in live allocations (block sizes). */
   size_t used() const;
@@ -96,6 +111,9 @@ class ACL_SIM_RT_API MemPool {
   uintptr_t reserve_range(size_t size);
   void unreserve_range(uintptr_t addr, size_t size);
   const Block* find_live(const void* p) const;
+  bool in_reservation(uintptr_t a) const;
+  /** Bytes from @p a to the end of the mapped range holding it, or 0. Caller holds mu_. */
+  size_t mapped_room(uintptr_t a) const;
 
   int32_t device_id_;
   uintptr_t base_ = 0;
@@ -114,6 +132,9 @@ class ACL_SIM_RT_API MemPool {
   std::vector<std::vector<Block*>> small_bins_;             // freed blocks by exact size (size / 128)
   std::unordered_map<size_t, std::vector<Block*>> bins_;    // freed blocks by exact size, larger ones
   size_t binned_bytes_ = 0;
+  std::atomic<size_t> reservations_{0};
+  std::map<uintptr_t, size_t> reserved_va_;  // virtual reservations: start -> size
+  std::map<uintptr_t, size_t> mapped_;       // mapped parts of them: start -> size
 };
 
 }  // namespace acl_sim

@@ -43,6 +43,7 @@ void Stream::enqueue(Task task) { enqueue("task", std::move(task)); }
 void Stream::enqueue(const char* name, Task task) {
   std::unique_lock<std::mutex> lock(mu_);
   if (closed_) fail(ACL_ERROR_RT_PARAM_INVALID, "the stream was destroyed (or its context was)");
+  if (capture_) return capture_->record(std::move(task), nullptr, name);
   queue_.push_back(Entry{std::move(task), nullptr, name});
   ++enqueued_;
   schedule_locked(lock);
@@ -51,9 +52,49 @@ void Stream::enqueue(const char* name, Task task) {
 void Stream::enqueue_wait(std::shared_ptr<Waitable> w) {
   std::unique_lock<std::mutex> lock(mu_);
   if (closed_) fail(ACL_ERROR_RT_PARAM_INVALID, "the stream was destroyed (or its context was)");
+  if (capture_) return capture_->record(nullptr, std::move(w), "wait");
   queue_.push_back(Entry{nullptr, std::move(w)});
   ++enqueued_;
   schedule_locked(lock);
+}
+
+void Stream::begin_capture(std::shared_ptr<TaskGraph> graph) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ACL_SIM_REQUIRE(!capture_, ACL_ERROR_RT_PARAM_INVALID, "the stream is already capturing (aclmdlRICaptureEnd first)");
+  capture_ = std::move(graph);
+}
+
+std::shared_ptr<TaskGraph> Stream::end_capture() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ACL_SIM_REQUIRE(capture_ != nullptr, ACL_ERROR_RT_PARAM_INVALID, "the stream is not capturing (aclmdlRICaptureBegin first)");
+  return std::move(capture_);
+}
+
+std::shared_ptr<TaskGraph> Stream::capture() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return capture_;
+}
+
+void TaskGraph::record(Task task, std::shared_ptr<Waitable> wait, const char* name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  entries_.push_back(Recorded{std::move(task), std::move(wait), name});
+}
+
+size_t TaskGraph::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return entries_.size();
+}
+
+void TaskGraph::replay(Stream& s) const {
+  std::vector<Recorded> copy;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    copy = entries_;  // unlocked while enqueueing: s may be capturing into this very graph
+  }
+  for (Recorded& r : copy) {
+    if (r.wait) s.enqueue_wait(std::move(r.wait));
+    else s.enqueue(r.name, std::move(r.task));
+  }
 }
 
 void Stream::resume() { StreamScheduler::instance().make_ready(shared_from_this()); }
@@ -112,6 +153,55 @@ void Stream::drain(size_t budget) {
   }
   lock.unlock();
   StreamScheduler::instance().make_ready(std::move(self));
+}
+
+void Stream::run_and_wait(const char* name, const std::function<void()>& fn) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (capture_) return capture_->record(fn, nullptr, name);  // capturing: recorded like any other task
+  if (scheduled_ || !queue_.empty()) {
+    lock.unlock();
+    enqueue(name, fn);
+    synchronize();
+    return;
+  }
+  scheduled_ = true;  // later enqueues queue up behind this run and are scheduled when it ends
+  ++enqueued_;
+  lock.unlock();
+  std::optional<Error> failure;
+  {
+    fault::maybe_stall_task();
+    std::optional<prof::ScopedTrack> track;
+    std::optional<prof::TaskSpan> span;
+    if (prof::enabled()) {
+      track.emplace(device_.id(), prof::stream_track(this, device_.id(), is_default_));
+      span.emplace(name);
+    }
+    try {
+      fn();
+    } catch (const Error& e) {
+      failure = e;
+    } catch (const std::exception& e) {
+      failure = Error(ACL_ERROR_RT_INTERNAL_ERROR, e.what());
+    } catch (...) {
+      failure = Error(ACL_ERROR_RT_INTERNAL_ERROR, "unknown exception in a stream task");
+    }
+  }
+  lock.lock();
+  ++completed_;
+  if (queue_.empty()) {
+    scheduled_ = false;
+  } else {
+    lock.unlock();
+    StreamScheduler::instance().make_ready(shared_from_this());
+    lock.lock();
+  }
+  if (sync_waiters_ && completed_ == enqueued_) done_cv_.notify_all();
+  if (error_set_) {  // an earlier task's error comes first, as synchronize() would report it
+    error_set_ = false;
+    Error e = error_;
+    throw e;
+  }
+  if (failure) throw *failure;
 }
 
 void Stream::synchronize() { synchronize_for(-1); }

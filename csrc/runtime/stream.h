@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "common/error.h"
 
@@ -34,6 +35,25 @@ class ACL_SIM_RT_API Waitable {
   virtual bool ready_or_subscribe(const std::shared_ptr<Stream>& s) = 0;
 };
 
+/** The work a stream recorded while capturing (aclmdlRICaptureBegin .. End): replayable on any stream. */
+class ACL_SIM_RT_API TaskGraph {
+ public:
+  /** Enqueue copies of the recorded tasks and waits on @p s, in recording order. Thread-safe. */
+  void replay(Stream& s) const;
+  size_t size() const;
+  /** Append one recorded entry (Stream calls this while capturing). */
+  void record(Task task, std::shared_ptr<Waitable> wait, const char* name);
+
+ private:
+  struct Recorded {
+    Task task;
+    std::shared_ptr<Waitable> wait;
+    const char* name;
+  };
+  mutable std::mutex mu_;
+  std::vector<Recorded> entries_;
+};
+
 class ACL_SIM_RT_API Stream : public std::enable_shared_from_this<Stream> {
  public:
   static constexpr int kPriorities = 8;  // 0 highest .. 7 lowest
@@ -52,6 +72,11 @@ class ACL_SIM_RT_API Stream : public std::enable_shared_from_this<Stream> {
   void enqueue(const char* name, Task task);
   /** Later tasks wait until @p w is satisfied. Thread-safe. */
   void enqueue_wait(std::shared_ptr<Waitable> w);
+  /** Run @p fn as this stream's next task and wait for it, as enqueue(name, fn) + synchronize() would, but
+   *  on the calling thread when the stream is idle (no thread hand-off, no wake-ups): the stream counts
+   *  as busy meanwhile, so tasks enqueued by other threads run after it. A synchronous API (aclmdlExecute)
+   *  uses it. Throws the first stored Error of an earlier task, else @p fn's own. */
+  void run_and_wait(const char* name, const std::function<void()>& fn);
   /** Wait until every task enqueued so far has run; rethrows (and clears) the first stored Error. */
   void synchronize();
   /** As synchronize() with a deadline: @p timeout_ms -1 waits forever, 0 polls. False on timeout. */
@@ -66,6 +91,14 @@ class ACL_SIM_RT_API Stream : public std::enable_shared_from_this<Stream> {
   int priority() const { return priority_; }
   uint32_t flags() const { return flags_; }
   bool is_default() const { return is_default_; }
+  /** Record instead of run (aclmdlRICaptureBegin): later enqueue()/enqueue_wait() calls append to @p graph
+   *  until end_capture(). Throws 107000 when already capturing. */
+  void begin_capture(std::shared_ptr<TaskGraph> graph);
+  /** Stop recording and return the graph; throws 107000 when not capturing. */
+  std::shared_ptr<TaskGraph> end_capture();
+  /** The graph being recorded, or nullptr. */
+  std::shared_ptr<TaskGraph> capture() const;
+
   /** Tasks enqueued but not yet finished. */
   uint64_t pending() const;
 
@@ -103,6 +136,7 @@ class ACL_SIM_RT_API Stream : public std::enable_shared_from_this<Stream> {
   bool closed_ = false;
   Error error_{0, ""};
   uint64_t report_tid_ = 0;
+  std::shared_ptr<TaskGraph> capture_;
 };
 
 /** The stream for a C handle: 0 → default stream of the current context (107002 if none); otherwise

@@ -13,12 +13,13 @@ import acl_sim
 SUBCOMMANDS = {
     "atc": ("acl_sim.compiler.cli", "compile an ONNX model into an .om offline model"),
     "smi": ("acl_sim.tools.smi", "show the simulated devices (npu-smi-like)"),
+    "npu-smi": ("acl_sim.tools.npu_smi", "`npu-smi info` in the real table layout (for scripts that parse it)"),
     "prof": ("acl_sim.tools.prof", "profile a command, or summarise a profile"),
     "compare": ("acl_sim.tools.compare", "layer-by-layer comparison with onnxruntime"),
     "demo": ("acl_sim.demo", "compile light_resnet50, classify, compare with onnxruntime"),
 }
 
-USAGE = "usage: acl-sim [--includedir | --libdir | --cmakedir | --version] | <command> [options]\n\ncommands:\n" + "".join(
+USAGE = "usage: acl-sim [--includedir | --libdir | --cmakedir | --toolkit-dir [DIR] | --version] | <command> [options]\n\ncommands:\n" + "".join(
     f"  {name:<8} {help_}\n" for name, (_, help_) in SUBCOMMANDS.items()
 )
 
@@ -37,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     if first in paths:
         print(paths[first]())
         return 0
+    if first == "--toolkit-dir":
+        from acl_sim import toolkit
+        return toolkit.main(argv[1:])
     if first == "--version":
         print(acl_sim.__version__)
         return 0

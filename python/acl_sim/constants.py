@@ -290,3 +290,11 @@ ACL_MAX_BATCH_NUM = 128
 ACL_MAX_HW_NUM = 128
 ACL_DYNAMIC_TENSOR_NAME = "ascend_mbatch_shape_data"
 ACL_DYNAMIC_AIPP_NAME = "ascend_dynamic_aipp_data"
+
+# ---- aclTransType, aclComputeType (acl/ops/acl_cblas.h)
+ACL_TRANS_N = 0
+ACL_TRANS_T = 1
+ACL_TRANS_NZ = 2
+ACL_TRANS_NZ_T = 3
+ACL_COMPUTE_HIGH_PRECISION = 0
+ACL_COMPUTE_LOW_PRECISION = 1

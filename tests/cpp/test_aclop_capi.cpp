@@ -5,8 +5,11 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "acl/acl_op_compiler.h"
 
 #include "check.h"
+
+static std::vector<const aclTensorDesc*> cin_compile(const aclTensorDesc* d) { return {d, d}; }
 
 int main() {
   CHECK(aclInit(nullptr) == ACL_SUCCESS);
@@ -48,6 +51,14 @@ int main() {
   CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
   CHECK(aclrtMemcpy(c.data(), bytes, dc, bytes, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
   for (int i = 0; i < 128; ++i) CHECK(c[i] == a[i] * b[i]);
+
+  // aclopCompile (acl_op_compiler.h) checks the call as execution would.
+  CHECK(aclopCompile("Sub", 2, cin_compile(desc).data(), 1, cin_compile(desc).data(), attr, ACL_ENGINE_SYS,
+                     ACL_COMPILE_SYS, nullptr) == ACL_SUCCESS);
+  CHECK(aclopCompile("NoSuchOp", 2, cin_compile(desc).data(), 1, cin_compile(desc).data(), attr, ACL_ENGINE_SYS,
+                     ACL_COMPILE_SYS, nullptr) == ACL_ERROR_OP_NOT_FOUND);
+  CHECK(aclopCompile(nullptr, 0, nullptr, 0, nullptr, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr) ==
+        ACL_ERROR_INVALID_PARAM);
 
   // handles: resolve once, run twice
   aclopHandle* handle = nullptr;

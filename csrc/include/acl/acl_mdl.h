@@ -44,6 +44,102 @@ typedef struct aclmdlIODims {
   int64_t dims[ACL_MAX_DIM_CNT];      /**< dims; -1 marks a dynamic position */
 } aclmdlIODims;
 
+/* ---- AIPP (image preprocessing in front of a model input; docs/aipp.md) ---- */
+
+typedef struct aclmdlAIPP aclmdlAIPP;
+typedef struct aclAippExtendInfo aclAippExtendInfo;
+
+/** Raw image formats of an AIPP input. acl_sim runs 1-4; the others are declared for CANN sources. */
+typedef enum {
+  ACL_YUV420SP_U8 = 1,
+  ACL_XRGB8888_U8 = 2,
+  ACL_RGB888_U8 = 3,
+  ACL_YUV400_U8 = 4,
+  ACL_NC1HWC0DI_FP16 = 5,
+  ACL_NC1HWC0DI_S8 = 6,
+  ACL_ARGB8888_U8 = 7,
+  ACL_YUYV_U8 = 8,
+  ACL_YUV422SP_U8 = 9,
+  ACL_AYUV444_U8 = 10,
+  ACL_RAW10 = 11,
+  ACL_RAW12 = 12,
+  ACL_RAW16 = 13,
+  ACL_RAW24 = 14,
+  ACL_AIPP_RESERVED = 0xFFFF,
+} aclAippInputFormat;
+
+/** What aclmdlGetAippType reports for a model input. */
+typedef enum {
+  ACL_DATA_WITHOUT_AIPP = 0,
+  ACL_DATA_WITH_STATIC_AIPP,
+  ACL_DATA_WITH_DYNAMIC_AIPP,
+  ACL_DYNAMIC_AIPP_NODE
+} aclmdlInputAippType;
+
+typedef struct aclAippDims {
+  aclmdlIODims srcDims;     /**< the model input's dims before AIPP */
+  size_t srcSize;           /**< its size in bytes */
+  aclmdlIODims aippOutdims; /**< the dims AIPP produces */
+  size_t aippOutSize;       /**< their size in bytes */
+} aclAippDims;
+
+/** A static AIPP configuration, as aclmdlGetFirstAippInfo reports it. */
+typedef struct aclAippInfo {
+  aclAippInputFormat inputFormat;
+  int32_t srcImageSizeW;
+  int32_t srcImageSizeH;
+  int8_t cropSwitch;
+  int32_t loadStartPosW;
+  int32_t loadStartPosH;
+  int32_t cropSizeW;
+  int32_t cropSizeH;
+  int8_t resizeSwitch;
+  int32_t resizeOutputW;
+  int32_t resizeOutputH;
+  int8_t paddingSwitch;
+  int32_t leftPaddingSize;
+  int32_t rightPaddingSize;
+  int32_t topPaddingSize;
+  int32_t bottomPaddingSize;
+  int8_t cscSwitch;
+  int8_t rbuvSwapSwitch;
+  int8_t axSwapSwitch;
+  int8_t singleLineMode;
+  int32_t matrixR0C0;
+  int32_t matrixR0C1;
+  int32_t matrixR0C2;
+  int32_t matrixR1C0;
+  int32_t matrixR1C1;
+  int32_t matrixR1C2;
+  int32_t matrixR2C0;
+  int32_t matrixR2C1;
+  int32_t matrixR2C2;
+  int32_t outputBias0;
+  int32_t outputBias1;
+  int32_t outputBias2;
+  int32_t inputBias0;
+  int32_t inputBias1;
+  int32_t inputBias2;
+  int32_t meanChn0;
+  int32_t meanChn1;
+  int32_t meanChn2;
+  int32_t meanChn3;
+  float minChn0;
+  float minChn1;
+  float minChn2;
+  float minChn3;
+  float varReciChn0;
+  float varReciChn1;
+  float varReciChn2;
+  float varReciChn3;
+  aclFormat srcFormat;
+  aclDataType srcDatatype;
+  size_t srcDimNum;
+  size_t shapeCount;
+  aclAippDims outDims[ACL_MAX_SHAPE_COUNT];
+  aclAippExtendInfo *aippExtend; /**< reserved, NULL */
+} aclAippInfo;
+
 typedef struct aclmdlBatch {
   size_t batchCount;                  /**< number of compiled batch sizes */
   uint64_t batch[ACL_MAX_BATCH_NUM];  /**< the batch sizes */
@@ -74,7 +170,7 @@ ACL_FUNC_VISIBILITY size_t aclmdlGetOutputSizeByIndex(aclmdlDesc *modelDesc, siz
 
 /** Dims of input @p index, with -1 in dynamic positions. */
 ACL_FUNC_VISIBILITY aclError aclmdlGetInputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims);
-/** As aclmdlGetInputDims (they differ only for static AIPP, which acl_sim does not compile). */
+/** As aclmdlGetInputDims, except for AIPP inputs: dims whose product is the input size (YUV420SP: n,h*1.5,w,1). */
 ACL_FUNC_VISIBILITY aclError aclmdlGetInputDimsV2(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims);
 /** Dims of output @p index for the largest profile. */
 ACL_FUNC_VISIBILITY aclError aclmdlGetOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims);
@@ -170,6 +266,61 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetDynamicHWSize(uint32_t modelId, aclmdlData
 /** @p dims holds the full dims of every input concatenated, or only the dynamic values (see docs). */
 ACL_FUNC_VISIBILITY aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset *dataset, size_t index,
                                                        const aclmdlIODims *dims);
+
+/* ---- AIPP ------------------------------------------------------------ */
+
+/** Parameters for a dynamic-AIPP model, for @p batchSize images (1..127); NULL on a bad size. */
+ACL_FUNC_VISIBILITY aclmdlAIPP *aclmdlCreateAIPP(uint64_t batchSize);
+ACL_FUNC_VISIBILITY aclError aclmdlDestroyAIPP(const aclmdlAIPP *aippParmsSet);
+/** Bytes of the ascend_dynamic_aipp_data buffer for @p batchSize images (64 + 96 * batchSize). */
+ACL_FUNC_VISIBILITY aclError aclmdlGetAippDataSize(uint64_t batchSize, size_t *size);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPInputFormat(aclmdlAIPP *aippParmsSet, aclAippInputFormat inputFormat);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCscParams(aclmdlAIPP *aippParmsSet, int8_t cscSwitch, int16_t cscMatrixR0C0,
+                                                    int16_t cscMatrixR0C1, int16_t cscMatrixR0C2,
+                                                    int16_t cscMatrixR1C0, int16_t cscMatrixR1C1,
+                                                    int16_t cscMatrixR1C2, int16_t cscMatrixR2C0,
+                                                    int16_t cscMatrixR2C1, int16_t cscMatrixR2C2,
+                                                    uint8_t cscOutputBiasR0, uint8_t cscOutputBiasR1,
+                                                    uint8_t cscOutputBiasR2, uint8_t cscInputBiasR0,
+                                                    uint8_t cscInputBiasR1, uint8_t cscInputBiasR2);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPRbuvSwapSwitch(aclmdlAIPP *aippParmsSet, int8_t rbuvSwapSwitch);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPAxSwapSwitch(aclmdlAIPP *aippParmsSet, int8_t axSwapSwitch);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPSrcImageSize(aclmdlAIPP *aippParmsSet, int32_t srcImageSizeW,
+                                                       int32_t srcImageSizeH);
+/** Resize: acl_sim accepts scfSwitch 0 only (returns ACL_ERROR_FEATURE_UNSUPPORTED for 1). */
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPScfParams(aclmdlAIPP *aippParmsSet, int8_t scfSwitch, int32_t scfInputSizeW,
+                                                    int32_t scfInputSizeH, int32_t scfOutputSizeW,
+                                                    int32_t scfOutputSizeH, uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCropParams(aclmdlAIPP *aippParmsSet, int8_t cropSwitch, int32_t cropStartPosW,
+                                                     int32_t cropStartPosH, int32_t cropSizeW, int32_t cropSizeH,
+                                                     uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPPaddingParams(aclmdlAIPP *aippParmsSet, int8_t paddingSwitch,
+                                                        int32_t paddingSizeTop, int32_t paddingSizeBottom,
+                                                        int32_t paddingSizeLeft, int32_t paddingSizeRight,
+                                                        uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPDtcPixelMean(aclmdlAIPP *aippParmsSet, int16_t dtcPixelMeanChn0,
+                                                       int16_t dtcPixelMeanChn1, int16_t dtcPixelMeanChn2,
+                                                       int16_t dtcPixelMeanChn3, uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPDtcPixelMin(aclmdlAIPP *aippParmsSet, float dtcPixelMinChn0,
+                                                      float dtcPixelMinChn1, float dtcPixelMinChn2,
+                                                      float dtcPixelMinChn3, uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPPixelVarReci(aclmdlAIPP *aippParmsSet, float dtcPixelVarReciChn0,
+                                                       float dtcPixelVarReciChn1, float dtcPixelVarReciChn2,
+                                                       float dtcPixelVarReciChn3, uint64_t batchIndex);
+/**
+ * Check @p aippParmsSet against the model and write it into the dataset's ascend_dynamic_aipp_data
+ * buffer at @p index (the input aclmdlGetAippType reports as ACL_DYNAMIC_AIPP_NODE).
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlSetInputAIPP(uint32_t modelId, aclmdlDataset *dataset, size_t index,
+                                                const aclmdlAIPP *aippParmsSet);
+/** As aclmdlSetInputAIPP, with @p index naming the image input that has dynamic AIPP. */
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPByInputIndex(uint32_t modelId, aclmdlDataset *dataset, size_t index,
+                                                       const aclmdlAIPP *aippParmsSet);
+/** The AIPP kind of input @p index; for dynamic AIPP also the index of its parameter input (else SIZE_MAX). */
+ACL_FUNC_VISIBILITY aclError aclmdlGetAippType(uint32_t modelId, size_t index, aclmdlInputAippType *type,
+                                               size_t *dynamicAttachedDataIndex);
+/** The static AIPP configuration of input @p index; ACL_ERROR_NOT_STATIC_AIPP for any other input. */
+ACL_FUNC_VISIBILITY aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index, aclAippInfo *aippInfo);
 
 #ifdef __cplusplus
 }

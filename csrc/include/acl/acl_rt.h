@@ -182,5 +182,6 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userDat
 #endif
 
 #include "acl_rt_kernel.h"
+#include "acl_rt_vmm.h"
 
 #endif  // ACL_SIM_ACL_RT_H_

@@ -25,14 +25,14 @@ PRECISION_MODES_V2 = {"fp16": "force_fp16", "origin": "must_keep_origin_dtype", 
 INPUT_FORMATS = ("NCHW", "NHWC", "ND")
 OUTPUT_TYPES = ("FP32", "FP16")
 LOG_LEVELS = ("error", "warning", "info", "debug", "null")
-UNSUPPORTED_OPTIONS = {"insert_op_conf": "AIPP (--insert_op_conf) is not supported by acl_sim",
-                       "input_fp16_nodes": "--input_fp16_nodes is not supported by acl_sim (inputs keep the "
+UNSUPPORTED_OPTIONS = {"input_fp16_nodes": "--input_fp16_nodes is not supported by acl_sim (inputs keep the "
                                            "model's dtype)",
                        "weight": "--weight applies to Caffe models; acl_sim supports --framework=5 (ONNX) only"}
 KNOWN = ("model", "framework", "output", "soc_version", "input_shape", "input_format", "output_type",
          "dynamic_batch_size", "dynamic_image_size", "dynamic_dims", "precision_mode", "precision_mode_v2",
          "modify_mixlist", "log", "singleop", "mode", "out_nodes", "op_select_implmode",
-         "optypelist_for_implmode", "host_env_os", "host_env_cpu", "enable_small_channel", "cache")
+         "optypelist_for_implmode", "host_env_os", "host_env_cpu", "enable_small_channel", "cache",
+         "insert_op_conf")
 # Accepted and ignored: they tune CANN's kernel selection or host build, which acl_sim does not have.
 
 
@@ -52,6 +52,7 @@ class Options:
     mixlist: dict = field(default_factory=dict)  # {"black": set, "white": set, "gray": set} additions/removals
     log: str = "error"
     singleop: str | None = None
+    aipp: list = field(default_factory=list)  # checked aipp_op blocks of --insert_op_conf (compiler/aipp.py)
 
     def cache_key_dict(self) -> dict:
         d = asdict(self)
@@ -230,6 +231,14 @@ def parse(raw: dict) -> Options:
             raise CompileError("--modify_mixlist needs --precision_mode=allow_mix_precision "
                                "(or --precision_mode_v2=mixed_float16)")
         o.mixlist = _load_mixlist(raw["modify_mixlist"])
+    if raw.get("insert_op_conf") not in (None, ""):
+        from . import aipp
+        o.aipp = aipp.load(str(raw["insert_op_conf"]))
+        if o.dynamic_kind not in ("none", "batch") or (o.dynamic_kind == "batch" and
+                                                          any(c["aipp_mode"] == "dynamic" for c in o.aipp)):
+            raise CompileError("--insert_op_conf: acl_sim supports static AIPP with --dynamic_batch_size; "
+                               "dynamic AIPP with dynamic shapes and AIPP with --dynamic_image_size/"
+                               "--dynamic_dims are not supported")
     if raw.get("out_nodes") not in (None, ""):
         raise CompileError("--out_nodes is not supported by acl_sim")
     return o

@@ -11,7 +11,7 @@ import numpy as np
 
 import acl_sim
 
-from . import dynamic, memory_plan, om_writer, supported_ops
+from . import aipp, dynamic, memory_plan, om_writer, supported_ops
 from .errors import CompileError
 from .ir import Graph, Node
 from .onnx_import import import_model
@@ -123,6 +123,7 @@ def compile_graph(proto, options: Options, source_sha256: str, out_path: str) ->
         for name, fn in PROFILE_PIPELINE:
             _run_pass(name, fn, g, ctx, profile)
         supported_ops.check_supported(g)
+        aipp_records = aipp.insert(g, options.aipp, options.input_format) if options.aipp else []
         output_names = _finalise_outputs(g)
         t0 = time.perf_counter()
         plan = memory_plan.plan(g)
@@ -135,6 +136,7 @@ def compile_graph(proto, options: Options, source_sha256: str, out_path: str) ->
         out_shapes.append([(g.shape(o), g.dtype(o)) for o in g.outputs])
         last_graph = g
     iodesc = _iodesc(base, declared, specs, profiles, out_shapes, output_names, options, stored_profiles)
+    aipp.patch_iodesc(iodesc, aipp_records)
     # model_name names the model in dump paths and dump_list filters, as the .om name does in CANN.
     model_name = os.path.splitext(os.path.basename(out_path))[0]
     meta = {"producer": f"acl_sim atc {acl_sim.__version__}", "model_name": model_name,

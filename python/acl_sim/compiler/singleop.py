@@ -35,7 +35,7 @@ ATTR_KINDS = {"bool", "int", "float", "string", "data_type", "list_bool", "list_
 SUPPORTED_OPS = {
     "Add", "AddV2", "Sub", "Mul", "RealDiv", "Div", "Maximum", "Minimum", "Pow", "Relu", "Sigmoid", "Tanh",
     "Exp", "Log", "Abs", "Neg", "Sqrt", "Reciprocal", "Cast", "MatMul", "MatMulV2", "BatchMatMul",
-    "BatchMatMulV2", "Conv2D", "Softmax", "SoftmaxV2", "ReduceSum", "ReduceSumD", "Transpose", "TransposeD",
+    "BatchMatMulV2", "GEMM", "Conv2D", "Softmax", "SoftmaxV2", "ReduceSum", "ReduceSumD", "Transpose", "TransposeD",
 }
 
 

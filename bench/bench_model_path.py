@@ -1,0 +1,91 @@
+"""What the model path adds: a one-node model through `acl.mdl.execute` vs the same kernel alone.
+
+For each one-node model (compiled with `acl-sim atc`), three ways to run the same kernel on the
+same data, compared pairwise with bench_timing.compare (wall clock, all cores, alternated):
+  kernel  - acl_sim._core.testing.run_op on NumPy arrays (the testing path: no device, no stream;
+            it allocates and zero-fills its output each call, which the model path does not);
+  graph   - acl_sim._core.testing_model: the compiled .om's graph executor on host memory, on the
+            calling thread (no runtime, no stream);
+  execute - acl.mdl.execute on device buffers (datasets, validation, the default stream).
+The target (issue 11 part 3) is execute / kernel <= 1.05.
+
+    PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_model_path.py [--seconds 2]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+
+import bench_models as bm  # noqa: E402
+import bench_timing as bt  # noqa: E402
+from kernel_ref import run_op  # noqa: E402
+
+CASES = [
+    ("Conv 3x3 64->64 56x56", "conv3x3_64", "Conv", {"pads": [1, 1, 1, 1]}),
+    ("Conv 3x3 512->512 7x7", "conv3x3_512", "Conv", {"pads": [1, 1, 1, 1]}),
+    ("MatMul 1024^3", "matmul1024", "MatMul", {}),
+]
+
+
+def weights_of(onnx_path):
+    import onnx
+    from onnx import numpy_helper
+
+    m = onnx.load(onnx_path)
+    return [numpy_helper.to_array(t) for t in m.graph.initializer], m
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=2.0, help="timing budget per comparison")
+    args = ap.parse_args()
+
+    import acl
+    from acl_sim._core import testing_model
+
+    assert acl.init() in (0, 100002)
+    assert acl.rt.set_device(0) == 0
+    ctx, ret = acl.rt.create_context(0)
+    assert ret == 0
+    print(bt.machine_header(), flush=True)
+    rows = []
+    for label, name, op, attrs in CASES:
+        path, shape_opt, feeds = bm.model_case(name)
+        (x,) = feeds.values()
+        om = bm.atc(path, shape_opt, os.path.join(bm.WORK, "om", name))
+        inits, model = weights_of(path)
+        names = {t.name: a for t, a in zip(model.graph.initializer, inits)}
+        ins = [x] + [names[i] for i in model.graph.node[0].input[1:]]
+        y_shape = [d.dim_value for d in model.graph.output[0].type.tensor_type.shape.dim]
+        kernel = lambda: run_op(op, ins, [y_shape], [np.float32], attrs)  # noqa: E731
+        tm = testing_model.Model.from_file(om)
+        graph = lambda: tm.run([x])  # noqa: E731
+        m = bm.AclModel(acl, om, x)
+        try:
+            m.infer()
+            want = kernel()[0]
+            np.testing.assert_allclose(m.output(0), want, rtol=1e-3, atol=1e-3)
+            vs_kernel = bt.compare(m.execute_only, kernel, seconds=args.seconds)
+            vs_graph = bt.compare(m.execute_only, graph, seconds=args.seconds)
+        finally:
+            m.release()
+        rows.append([label, bt.ms(vs_kernel.ours_s), bt.ms(vs_kernel.ref_s), bt.ms(vs_graph.ref_s),
+                     f"{vs_kernel.ratio:.3f}", f"{vs_graph.ratio:.3f}"])
+        print("  ".join(rows[-1]), flush=True)
+    acl.rt.destroy_context(ctx)
+    acl.rt.reset_device(0)
+    acl.finalize()
+    print()
+    print(bt.table(["one-node model", "acl.mdl.execute ms", "kernel (run_op) ms", "graph (testing_model) ms",
+                    "execute / kernel", "execute / graph"], rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+// The C boundary of the aclnn operators: every aclnn entry point runs through api_call (codes +
+// aclGetRecentErrMsg), and these macros give each operator's execute function, and the pair of
+// functions of an operator acl_sim declares but does not implement yet.
+#pragma once
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn/executor.h"
+#include "aclnn/status.h"
+#include "aclnn/tensor_arg.h"
+#include "capi/api_guard.h"
+
+#define ACLNN_UNPAREN(...) __VA_ARGS__
+
+/** aclnn<Name>(workspace, workspaceSize, executor, stream): validates and enqueues the executor's work. */
+#define ACLNN_EXECUTE(Name)                                                                                       \
+  ACLNN_API aclnnStatus aclnn##Name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,              \
+                                    aclrtStream stream) {                                                          \
+    return ::acl_sim::capi::api_call("aclnn" #Name, [&] {                                                          \
+      ::acl_sim::aclnn::launch("aclnn" #Name, workspace, workspaceSize, executor, stream);                         \
+    });                                                                                                            \
+  }
+
+/** Both entry points of an operator acl_sim does not implement: ACLNN_ERR_INNER_FIND_KERNEL_ERROR. */
+#define ACLNN_UNSUPPORTED(Name, Params)                                                                            \
+  ACLNN_API aclnnStatus aclnn##Name##GetWorkspaceSize(ACLNN_UNPAREN Params, uint64_t*, aclOpExecutor**) {          \
+    return ::acl_sim::capi::api_call("aclnn" #Name "GetWorkspaceSize",                                             \
+                                     [] { ::acl_sim::aclnn::not_implemented("aclnn" #Name); });                   \
+  }                                                                                                                \
+  ACLNN_API aclnnStatus aclnn##Name(void*, uint64_t, aclOpExecutor*, aclrtStream) {                                \
+    return ::acl_sim::capi::api_call("aclnn" #Name, [] { ::acl_sim::aclnn::not_implemented("aclnn" #Name); });     \
+  }
+
+/** A non-two-phase aclnn function acl_sim does not implement. */
+#define ACLNN_UNSUPPORTED_FN(fn, Params)                                                                           \
+  ACLNN_API aclnnStatus fn(ACLNN_UNPAREN Params) {                                                                 \
+    return ::acl_sim::capi::api_call(#fn, [] { ::acl_sim::aclnn::not_implemented(#fn); });                         \
+  }

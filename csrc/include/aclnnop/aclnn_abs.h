@@ -1,0 +1,23 @@
+/**
+ * @file aclnn_abs.h
+ * acl_sim's declarations of CANN's aclnn_abs.h operators (two-phase: GetWorkspaceSize, then
+ * execute on a stream). Status of each operator in acl_sim: docs/aclnn.md.
+ */
+#ifndef ACL_SIM_ACLNNOP_ACLNN_ABS_H_
+#define ACL_SIM_ACLNNOP_ACLNN_ABS_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* aclnnAbs: out = abs(self), elementwise. */
+ACLNN_API aclnnStatus aclnnAbsGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnAbs(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ACL_SIM_ACLNNOP_ACLNN_ABS_H_

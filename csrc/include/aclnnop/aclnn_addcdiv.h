@@ -1,0 +1,22 @@
+/**
+ * @file aclnn_addcdiv.h
+ * acl_sim's declarations of CANN's aclnn_addcdiv.h operators (two-phase: GetWorkspaceSize, then
+ * execute on a stream). Status of each operator in acl_sim: docs/aclnn.md.
+ */
+#ifndef ACL_SIM_ACLNNOP_ACLNN_ADDCDIV_H_
+#define ACL_SIM_ACLNNOP_ACLNN_ADDCDIV_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnAddcdivGetWorkspaceSize(const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2, const aclScalar* value, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnAddcdiv(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ACL_SIM_ACLNNOP_ACLNN_ADDCDIV_H_

@@ -1,0 +1,23 @@
+/**
+ * @file aclnn_hardsigmoid.h
+ * acl_sim's declarations of CANN's aclnn_hardsigmoid.h operators (two-phase: GetWorkspaceSize, then
+ * execute on a stream). Status of each operator in acl_sim: docs/aclnn.md.
+ */
+#ifndef ACL_SIM_ACLNNOP_ACLNN_HARDSIGMOID_H_
+#define ACL_SIM_ACLNNOP_ACLNN_HARDSIGMOID_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* aclnnHardsigmoid: out = hardsigmoid(self), elementwise. */
+ACLNN_API aclnnStatus aclnnHardsigmoidGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnHardsigmoid(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ACL_SIM_ACLNNOP_ACLNN_HARDSIGMOID_H_

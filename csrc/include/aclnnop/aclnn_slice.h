@@ -1,0 +1,22 @@
+/**
+ * @file aclnn_slice.h
+ * acl_sim's declarations of CANN's aclnn_slice.h operators (two-phase: GetWorkspaceSize, then
+ * execute on a stream). Status of each operator in acl_sim: docs/aclnn.md.
+ */
+#ifndef ACL_SIM_ACLNNOP_ACLNN_SLICE_H_
+#define ACL_SIM_ACLNNOP_ACLNN_SLICE_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnSliceGetWorkspaceSize(const aclTensor* self, int64_t dim, int64_t start, int64_t end, int64_t step, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnSlice(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ACL_SIM_ACLNNOP_ACLNN_SLICE_H_
