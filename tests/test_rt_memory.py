@@ -24,7 +24,7 @@ def from_device(acl, p, like):
 
 def test_malloc_alignment_and_padding(acl, device):
     ptrs = [acl.rt.malloc(n, 0) for n in (1, 33, 64, 1000)]
-    assert all(ret == 0 and p % 128 == 0 for p, ret in ptrs)   # ggml's CANN backend needs 128
+    assert all(ret == 0 and p % 128 == 0 for p, ret in ptrs)  # ggml-cann requires 128-byte alignment
     a, _ = acl.rt.malloc(64, 0)
     c, _ = acl.rt.malloc_align32(64, 0)
     # the 32-byte padding is usable, one byte more is not
@@ -37,8 +37,7 @@ def test_malloc_alignment_and_padding(acl, device):
 
 
 def test_block_layout_on_a_fresh_device():
-    # every block is 128-byte aligned (ggml needs 128): ALIGN_UP(64,32)+32 = 96, malloc_align32 and
-    # HUGE1G's 64 and malloc(1)'s 64 all take one 128-byte block
+    # ALIGN_UP(64,32)+32 = 96 -> 128-byte blocks for malloc; 64 -> 128 for malloc_align32 and HUGE1G (128-byte starts)
     r = run_python("""
         import acl
         acl.init(); acl.rt.set_device(0)

@@ -5,7 +5,7 @@
 // - The range is reserved PROT_NONE + MAP_NORESERVE, and made accessible one
 //   segment at a time, so a 64 GiB device costs no RAM until memory is touched.
 // - Requests round to ALIGN_UP(size,32)+32 (pad) or ALIGN_UP(size,32) and every
-//   block starts 128-byte aligned (clients such as ggml's CANN backend require 128).
+//   block starts 128-byte aligned.
 // - Segments (2 MiB for small requests, 20 MiB for mid ones, the request
 //   rounded to 2 MiB above) are split into blocks, best-fit, coalesced on reuse.
 // - A freed block first goes to an exact-size cache bin, so a repeated
