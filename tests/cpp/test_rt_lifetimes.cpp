@@ -56,6 +56,7 @@ struct Round {
   aclDataBuffer* op_bufs[3] = {nullptr, nullptr, nullptr};
   HcclComm comms[2] = {nullptr, nullptr};
   aclrtStream hccl_streams[2] = {nullptr, nullptr};
+  std::vector<std::vector<unsigned char>> hosts;  // per copy worker
   std::atomic<bool> stop{false};
   std::atomic<bool> torn_down{false};
   std::atomic<long> calls{0}, refused{0};
@@ -92,10 +93,12 @@ void expect_hccl_ok_or_gone(Round& r, const char* what, HcclResult code) {
   if (g_bad_codes++ < 10) std::fprintf(stderr, "%s during %s: HcclResult %d\n", what, name_of(r.teardown), code);
 }
 
-void copy_worker(Round& r, int idx) {
+void copy_worker(Round& r, int idx, unsigned seed) {
   expect_ok_or_gone(r, "aclrtSetCurrentContext", aclrtSetCurrentContext(r.ctx));
-  std::vector<unsigned char> host(r.bytes);
-  std::mt19937 rng(idx);
+  // Owned by the round: an async copy the worker queued may still run after the worker returns
+  // (its synchronize failed because the stream was destroyed), until the teardown drained it.
+  std::vector<unsigned char>& host = r.hosts[idx % 8];
+  std::mt19937 rng(seed);
   aclrtEvent ev = nullptr;
   if (aclrtCreateEvent(&ev) != ACL_SUCCESS) ev = nullptr;
   const size_t half = r.bytes / 2;
@@ -167,6 +170,7 @@ void run_round(int index, Teardown teardown, size_t bytes, std::mt19937& rng) {
   Round r;
   r.teardown = teardown;
   r.bytes = bytes;
+  r.hosts.assign(8, std::vector<unsigned char>(bytes));
   CHECK(aclInit(nullptr) == ACL_SUCCESS);
   CHECK(aclrtSetDevice(0) == ACL_SUCCESS);
   if (teardown == Teardown::kDestroyContext) {
@@ -196,7 +200,7 @@ void run_round(int index, Teardown teardown, size_t bytes, std::mt19937& rng) {
   if (teardown == Teardown::kDestroyContext) CHECK(aclrtSetCurrentContext(r.ctx) == ACL_SUCCESS);
 
   std::vector<std::thread> workers;
-  for (int w = 0; w < 3; ++w) workers.emplace_back(copy_worker, std::ref(r), index * 8 + w);
+  for (int w = 0; w < 3; ++w) workers.emplace_back(copy_worker, std::ref(r), w, static_cast<unsigned>(index * 8 + w));
   if (with_hccl) workers.emplace_back(hccl_worker, std::ref(r));
   std::this_thread::sleep_for(std::chrono::microseconds(200 + rng() % 3000));
   r.torn_down = true;  // set first: a worker may see the effect before this thread's call returns
