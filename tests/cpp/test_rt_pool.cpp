@@ -31,7 +31,7 @@ static void test_rounding_and_alignment() {
   char* a = static_cast<char*>(pool.allocate(1));
   char* b = static_cast<char*>(pool.allocate(1));
   CHECK(reinterpret_cast<uintptr_t>(a) % 128 == 0);
-  CHECK(b - a == 128);  // ALIGN_UP(1,32)+32 = 64 -> 128-byte block
+  CHECK(b - a == 128);  // ALIGN_UP(1,32)+32 = 64 -> 128-byte block (blocks start 128-byte aligned)
   char* c = static_cast<char*>(pool.allocate(33));
   char* d = static_cast<char*>(pool.allocate(33));
   CHECK(d - c == 128);  // ALIGN_UP(33,32)+32 = 96 -> 128-byte block
