@@ -15,6 +15,8 @@ class Im2ColSource final : public BPanelSource {
   /** x: `channels` planes of one image and group, laid out [channels, in...]; g: 1-3 spatial axes. */
   Im2ColSource(const float* x, int64_t channels, const SpatialGeometry& g);
   void pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const override;
+  void pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip, int64_t last_width,
+                   float* dst) const override;
   bool costly() const override { return true; }
 
  private:

@@ -229,12 +229,10 @@ void run_tile(const GemmJob& job, size_t index) {
   for (int64_t k0 = 0; k0 < job.K; k0 += kc_max) {
     const int64_t kc = std::min(kc_max, job.K - k0);
     const bool accumulate = k0 > 0 || job.beta != 0.f;
-    // Pack this tile's B slice strip by strip (each strip kc x width, contiguous).
-    for (int64_t j = 0; j < nc;) {
-      const int64_t width = strip_width(nc - j, mk);
-      job.B->pack(k0, kc, n0 + j, std::min(width, nc - j), width, b_pack + j * kc);
-      j += width;
-    }
+    // Pack this tile's B slice as strips (each kc x width, contiguous): whole widest strips, then the edge.
+    const int64_t widest = mk.max_nv * mk.lanes;
+    const int64_t rem = nc % widest;
+    job.B->pack_strips(k0, kc, n0, nc, widest, rem ? strip_width(rem, mk) : widest, b_pack);
     for (int64_t i = 0; i < mc; i += mk.mr) {
       const int m_valid = static_cast<int>(std::min<int64_t>(mk.mr, mc - i));
       const float* a_panel;
@@ -276,6 +274,14 @@ void run_tile(const GemmJob& job, size_t index) {
 }
 
 }  // namespace
+
+void BPanelSource::pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip,
+                               int64_t last_width, float* dst) const {
+  for (int64_t j = 0; j < n_valid; j += strip) {
+    const int64_t width = n_valid - j >= strip ? strip : last_width;
+    pack(k0, kc, n0 + j, std::min(width, n_valid - j), width, dst + j * kc);
+  }
+}
 
 void MatrixPanelSource::pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const {
   const MatrixRef& B = m_;

@@ -32,6 +32,14 @@ class BPanelSource {
    * `width` floats: dst[k*width + j] = B(k0+k, n0+j); columns j in [n_valid, width) get 0.
    */
   virtual void pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const = 0;
+  /**
+   * Pack a whole tile's slice, columns [n0, n0+n_valid), as consecutive strips back to back in dst:
+   * every strip `strip` columns wide except the last, which is `last_width` wide (its columns past
+   * n_valid get 0); strip s starts at dst + s*strip*kc and holds kc rows of its width. The default
+   * calls pack() per strip; sources with per-call setup (im2col) override it to pay that once.
+   */
+  virtual void pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip, int64_t last_width,
+                           float* dst) const;
   /** True when producing panels costs far more than copying (im2col): the driver then avoids re-packing B. */
   virtual bool costly() const { return false; }
 };
