@@ -31,6 +31,7 @@ CASES = [
     ("Conv 3x3 64->64 56x56", "conv3x3_64", "Conv", {"pads": [1, 1, 1, 1]}),
     ("Conv 3x3 512->512 7x7", "conv3x3_512", "Conv", {"pads": [1, 1, 1, 1]}),
     ("MatMul 1024^3", "matmul1024", "MatMul", {}),
+    ("Relu 16 elements (fixed cost)", "relu16", "Relu", {}),
 ]
 
 

@@ -55,7 +55,13 @@ def _one_node_path(name: str) -> str:
     path = os.path.join(WORK, f"{name}.onnx")
     if os.path.exists(path):
         return path
-    if name == "matmul1024":
+    if name == "relu16":  # no compute to speak of: what a model execute costs on its own
+        g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [16])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [16])])
+        model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+        model.ir_version = 8
+    elif name == "matmul1024":
         w = np.random.default_rng(1).standard_normal((1024, 1024)).astype(np.float32)
         from onnx import numpy_helper
 
@@ -92,7 +98,7 @@ def model_case(name):
     elif name == "transformer":
         path = models.transformer_encoder_path()
         inp, shape, dtype = "x", [1, 16, 64], np.float32
-    elif name in ("matmul1024", "conv3x3_64", "conv3x3_512"):
+    elif name in ("matmul1024", "conv3x3_64", "conv3x3_512", "relu16"):
         path = _one_node_path(name)
         (inp, shape, dtype), = zoo.graph_inputs(onnx.load(path))
     else:
@@ -191,8 +197,8 @@ def bench(acl, name: str, seconds: float) -> dict:
             ref_fn = lambda: sess.run(None, feeds)  # noqa: E731
             want = ref_fn()
         m.infer()
-        err = max(float(np.max(np.abs(m.output(i) - np.asarray(w_, np.float32)))) if w_.size else 0.0
-                  for i, w_ in enumerate(want))
+        err = max(float(np.max(np.abs(m.output(i) - np.asarray(w_, np.float32))) / max(np.max(np.abs(w_)), 1e-30))
+                  if w_.size else 0.0 for i, w_ in enumerate(want))
         c = bt.compare(m.infer, ref_fn, seconds=seconds, min_pairs=3)
     finally:
         m.release()
@@ -232,6 +238,7 @@ def main():
     ap.add_argument("--models", default=",".join(ALL))
     ap.add_argument("--seconds", type=float, default=4.0, help="timing budget per model (at least 3 pairs)")
     ap.add_argument("--prof", action="store_true", help="also print an op-type table per model (acl-sim prof)")
+    ap.add_argument("--markdown", help="also write the report (header, table, op tables) to this file")
     ap.add_argument("--profile-run", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
@@ -250,7 +257,8 @@ def main():
         acl.rt.reset_device(0)
         acl.finalize()
         return
-    print(bt.machine_header(), flush=True)
+    header = bt.machine_header()
+    print(header, flush=True)
     rows = []
     for name in names:
         try:
@@ -265,13 +273,22 @@ def main():
     acl.rt.destroy_context(ctx)
     acl.rt.reset_device(0)
     acl.finalize()
+    report = [bt.table(["model (public path: atc, load, memcpy + execute + memcpy)", "acl_sim ms", "reference ms",
+                        "acl_sim / reference", "pairs", "max |diff| / max |ref|"], rows)]
     print()
-    print(bt.table(["model (public path: atc, load, memcpy + execute + memcpy)", "acl_sim ms", "reference ms",
-                    "acl_sim / reference", "pairs", "max abs diff"], rows))
+    print(report[0])
     if args.prof:
         for name in names:
-            print(f"\n{LABELS.get(name, name)}: acl_sim time by op type (acl-sim prof, op_summary.csv)\n")
-            print(profile_table(name))
+            title = f"{LABELS.get(name, name)}: acl_sim time by op type (acl-sim prof, op_summary.csv)"
+            report += [f"\n{title}\n", profile_table(name)]
+            print("\n".join(report[-2:]), flush=True)
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as f:
+            f.write("## Models through the public path (acl_sim vs onnxruntime)\n\n")
+            f.write("Reproduce (about 3 minutes; `--prof` adds the op-type tables):\n\n```\n"
+                    "PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_models.py --prof\n```\n\n")
+            f.write(header + "\n\n")
+            f.write("\n".join(report) + "\n")
 
 
 if __name__ == "__main__":

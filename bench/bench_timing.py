@@ -41,7 +41,7 @@ class Comparison:
 
 def ms(seconds: float) -> str:
     v = seconds * 1e3
-    return f"{v:.1f}" if v >= 100 else f"{v:.2f}" if v >= 1 else f"{v:.3f}"
+    return f"{v:.1f}" if v >= 100 else f"{v:.2f}" if v >= 1 else f"{v:.3f}" if v >= 0.01 else f"{v:.4f}"
 
 
 def _sample(fn, inner: int) -> float:
@@ -146,13 +146,18 @@ def apply_cpu_time_option(args) -> None:
 
 
 def ort_session(model_bytes_or_path, threads_: int | None = None):
-    """An onnxruntime CPU session with `threads_` intra-op threads (default: threads())."""
+    """An onnxruntime CPU session with `threads_` intra-op threads (default: threads()), its workers
+    not spinning between runs (see below)."""
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads_ or threads()
     opts.inter_op_num_threads = 1
     opts.log_severity_level = 3
+    # onnxruntime's workers spin after every run() by default; alternated with acl_sim on a small host
+    # they would take acl_sim's cores (a 1x1 Conv measured 10x slower in alternation). Its own time
+    # changes by about 4% without the spin.
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(model_bytes_or_path, opts, providers=["CPUExecutionProvider"])
 
 

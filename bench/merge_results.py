@@ -9,7 +9,7 @@ import platform
 import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ORDER = ["rt", "exec", "kerna", "kernb", "atc", "model", "mdlapi", "hccl", "prof"]
+ORDER = ["model", "model_path", "kernels", "kernperf", "rt", "exec", "atc", "mdlapi", "hccl", "prof"]
 
 
 def main() -> None:
@@ -24,6 +24,8 @@ def main() -> None:
     out = ["# acl_sim benchmark results", "",
            f"Machine: {model}, {os.cpu_count()} host cores, Python {platform.python_version()}.",
            "Every figure is a ratio to a reference measured in the same run (NumPy/OpenBLAS, onnxruntime, memcpy).",
+           "Compute figures use bench/bench_timing.py: wall clock, all cores on both sides, the two calls",
+           "alternated after a warm-up, both medians and the median of the per-pair ratios.",
            "Each section names the command that reproduces it. Regenerate this file with `python bench/merge_results.py`.",
            ""]
     for n in names:

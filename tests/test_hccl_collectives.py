@@ -16,7 +16,7 @@ from hccl_ranks import (MOVABLE, NP_DTYPES, REDUCIBLE, RankPool, assert_close, c
 
 RANK_COUNTS = [1, 2, 3, 8]
 OPS = [0, 1, 2, 3]
-# 1 element; odd counts on the small (staged) path; odd counts past the 64 KiB one-shot / 512 KiB staging limits.
+# 1 element; odd counts run on one thread; odd counts large enough to be split into pieces on the executor pool.
 SIZES = [1, 1001, 70001]
 
 

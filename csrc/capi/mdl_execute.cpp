@@ -125,7 +125,12 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
     } release{run, !cached_busy};
     cached_busy = true;
     acl_sim::prepare(modelId, input, output, run);
-    acl_sim::resolve_stream_ptr(nullptr)->run_and_wait("model_execute", [&run] { acl_sim::run_now(run); });
+    std::shared_ptr<acl_sim::Stream> s = acl_sim::resolve_stream_ptr(nullptr);
+    if (s->capture()) {  // a capturing stream records a self-contained task (aclmdlRI replays it later)
+      acl_sim::enqueue(run, *s);
+      return;
+    }
+    s->run_and_wait("model_execute", [&run] { acl_sim::run_now(run); });
   });
 }
 

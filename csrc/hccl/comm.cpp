@@ -5,6 +5,7 @@
 #include "common/fault_injection.h"
 #include "common/log.h"
 #include "hccl/algorithms/p2p_collectives.h"
+#include "hccl/local_arrival.h"
 #include "runtime/device.h"
 #include "runtime/runtime.h"
 #include "runtime/stream.h"
@@ -62,6 +63,10 @@ void Communicator::enqueue(aclrtStream stream, OpDesc desc) {
   ACL_SIM_REQUIRE(s->device().id() == device_id_, HCCL_E_PARA, "the stream belongs to device ", s->device().id(),
                   ", but this rank's communicator is on device ", device_id_);
   if (fault::hccl_rank_absent(rank_)) return;  // hardening tests: this rank never arrives
+  enqueue_on(s, std::move(desc));
+}
+
+void Communicator::enqueue_on(const std::shared_ptr<Stream>& s, OpDesc desc) {
   std::shared_ptr<Communicator> self = shared_from_this();
   s->enqueue("hccl_collective", [self, desc = std::move(desc)] {
     try {
@@ -70,6 +75,13 @@ void Communicator::enqueue(aclrtStream stream, OpDesc desc) {
       throw Error(stream_code_for(e.code()), str(result_name(e.code()), " (", e.code(), "): ", e.what()));
     }
   });
+}
+
+Error Communicator::collective_failed(OpKind kind, int code, const std::string& why) {
+  const std::string msg = str(kind_name(kind), " on rank ", rank_, ": ", why);
+  record_failure(code, msg);
+  ACL_SIM_LOG_ERROR("HCCL", msg);
+  return Error(stream_code_for(code), str(result_name(code), " (", code, "): ", msg));
 }
 
 void Communicator::execute(const OpDesc& desc) {
@@ -91,12 +103,18 @@ void Communicator::execute(const OpDesc& desc) {
 LocalCommunicator::LocalCommunicator(std::shared_ptr<LocalGroup> group, uint32_t rank, int32_t device_id)
     : Communicator(rank, group->size(), device_id), group_(std::move(group)) {}
 
+void LocalCommunicator::enqueue_on(const std::shared_ptr<Stream>& s, OpDesc desc) {
+  if (desc.kind == OpKind::kSend || desc.kind == OpKind::kRecv) return Communicator::enqueue_on(s, std::move(desc));
+  auto self = std::static_pointer_cast<LocalCommunicator>(shared_from_this());
+  s->enqueue_wait(std::make_shared<LocalArrival>(std::move(self), std::move(desc)));
+}
+
 void LocalCommunicator::run(const OpDesc& desc, const Deadline& deadline) {
   if (desc.kind == OpKind::kSend)
     return group_->send(rank(), desc.root, desc.send, desc.count, desc.dtype, deadline);
   if (desc.kind == OpKind::kRecv)
     return group_->recv(desc.root, rank(), desc.recv, desc.count, desc.dtype, deadline);
-  run_local_collective(*group_, rank(), seq_.fetch_add(1), desc, deadline);
+  fail(HCCL_E_INTERNAL, kind_name(desc.kind), " runs through LocalGroup::arrive, not as a task");
 }
 
 TransportCommunicator::TransportCommunicator(std::unique_ptr<PeerTransport> transport, int32_t device_id)

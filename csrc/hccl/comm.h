@@ -1,7 +1,8 @@
-// HcclComm: one rank of a communicator. Collectives are stream tasks that
-// block their drainer (inside a BlockingRegion) until the peers took part;
-// failures become the communicator's async error (HcclGetCommAsyncError) and
-// the stream's error.
+// HcclComm: one rank of a communicator. For ranks in other processes a
+// collective is a stream task that blocks its drainer (inside a
+// BlockingRegion) until the peers took part; for in-process ranks it parks the
+// stream until the last rank ran it (local_group.h). Failures become the
+// communicator's async error (HcclGetCommAsyncError) and the stream's error.
 #pragma once
 
 #include <atomic>
@@ -13,11 +14,16 @@
 
 #include <acl/acl_base.h>
 
+#include "common/error.h"
 #include "common/handle_table.h"
 #include "hccl/hccl_types.h"
 #include "hccl/local_group.h"
 #include "hccl/op_desc.h"
 #include "hccl/transport.h"
+
+namespace acl_sim {
+class Stream;
+}
 
 namespace acl_sim::hccl {
 
@@ -42,8 +48,15 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   std::string async_message() const;
   /** Throws the async error if it broke the communicator (timeouts do; a validated mismatch does not). */
   void throw_if_broken() const;
+  /** Record that collective @p kind failed with HcclResult @p code (async error, log); returns the error
+   *  its stream reports (aclrtSynchronizeStream's code, the HcclResult named in the message). */
+  Error collective_failed(OpKind kind, int code, const std::string& why);
+  /** HCCL_EXEC_TIMEOUT as read when the communicator was created. */
+  double exec_timeout_s() const { return exec_timeout_s_; }
 
  protected:
+  /** Queue the validated @p desc on @p s. Default: a stream task that runs execute(). */
+  virtual void enqueue_on(const std::shared_ptr<Stream>& s, OpDesc desc);
   virtual void run(const OpDesc& desc, const Deadline& deadline) = 0;
 
  private:
@@ -58,13 +71,17 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   std::string async_message_;
 };
 
-/** A rank of an in-process communicator. */
+/** A rank of an in-process communicator: collectives park the stream on a LocalArrival. */
 class LocalCommunicator : public Communicator {
  public:
   LocalCommunicator(std::shared_ptr<LocalGroup> group, uint32_t rank, int32_t device_id);
+  LocalGroup& group() { return *group_; }
+  /** Number of this rank's next collective (the ranks of a group number theirs alike). */
+  uint64_t next_seq() { return seq_.fetch_add(1, std::memory_order_relaxed); }
 
  protected:
-  void run(const OpDesc& desc, const Deadline& deadline) override;
+  void enqueue_on(const std::shared_ptr<Stream>& s, OpDesc desc) override;
+  void run(const OpDesc& desc, const Deadline& deadline) override;  // send / recv
 
  private:
   std::shared_ptr<LocalGroup> group_;

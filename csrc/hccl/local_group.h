@@ -1,36 +1,51 @@
-// Shared state of the ranks of one in-process communicator (one thread per
-// rank, HcclCommInitAll or HcclCommInitRootInfo within a process). The ranks
-// read each other's device memory directly: a collective publishes each
-// rank's OpDesc, meets at the group barrier, and then every rank moves its
-// share of the data in parallel.
+// Shared state of the ranks of one in-process communicator (thread ranks:
+// HcclCommInitAll, or HcclCommInitRootInfo within one process).
+//
+// Collectives: no rank waits on a thread. When a rank's stream reaches a
+// collective it arrives here (LocalArrival, a stream Waitable) and its stream
+// is parked; the last rank to arrive runs the whole collective over every
+// rank's device memory (algorithms/, on the executor pool for large messages)
+// and resumes the parked streams. A collective that is not complete after
+// HCCL_EXEC_TIMEOUT is failed by the watchdog (collective_watchdog.h), which
+// also breaks the group.
+//
+// HcclSend/HcclRecv stay a blocking rendezvous of the two stream tasks.
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "hccl/collective_watchdog.h"
 #include "hccl/op_desc.h"
 #include "hccl/sync.h"
 
+namespace acl_sim {
+class Stream;
+}
+
 namespace acl_sim::hccl {
 
-class LocalGroup {
- public:
-  /** Bytes of one rank's staging slot (small-message paths copy through it). */
-  static constexpr size_t kStagingBytes = size_t(512) << 10;
+class LocalArrival;
 
+class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
+ public:
   explicit LocalGroup(uint32_t n);
   uint32_t size() const { return n_; }
-  GroupBarrier& barrier() { return barrier_; }
+  GroupPoison& poison() { return poison_; }
 
-  /** Rank @p rank's request for collective number @p seq. Two generations are kept: a rank may publish
-   *  collective seq+1 while slow peers still read seq; seq+2 cannot start before all finished seq. */
-  OpDesc& slot(uint64_t seq, uint32_t rank) { return descs_[(seq & 1) * n_ + rank]; }
-  /** Rank @p rank's staging slot for collective @p seq (same two-generation rule). */
-  char* staging(uint64_t seq, uint32_t rank) { return staging_.get() + ((seq & 1) * n_ + rank) * kStagingBytes; }
+  /** Rank @p a's stream @p s reached collective number @p seq (every rank numbers its collectives
+   *  alike). Returns true when the collective is over (this was the last rank: it ran the collective
+   *  and resumed the others; or the group is broken); false when @p s is parked until it is. A failure
+   *  is delivered through LocalArrival::finish on every rank. @p timeout_s bounds the wait. */
+  bool arrive(uint64_t seq, const std::shared_ptr<LocalArrival>& a, const std::shared_ptr<Stream>& s,
+              double timeout_s);
+  /** Watchdog: fail collective @p seq with HCCL_E_TIMEOUT unless it completed. */
+  void expire(uint64_t seq);
 
   /** Point-to-point rendezvous (HcclSend/HcclRecv): blocks until the peer's matching call copied the data.
    *  Throws HCCL_E_PARA on a count/type mismatch, HCCL_E_TIMEOUT at @p deadline. */
@@ -38,6 +53,13 @@ class LocalGroup {
   void recv(uint32_t src, uint32_t dst, void* buf, uint64_t count, HcclDataType dt, const Deadline& deadline);
 
  private:
+  struct Gathering {  // one collective while its ranks arrive
+    std::vector<std::shared_ptr<LocalArrival>> ranks;
+    std::vector<std::shared_ptr<Stream>> streams;
+    uint32_t arrived = 0;
+    double timeout_s = 0;
+    WatchToken watch;
+  };
   struct Channel {  // one direction of one rank pair
     std::mutex mu;
     std::condition_variable cv;
@@ -48,45 +70,14 @@ class LocalGroup {
     std::string error;  // set by the receiver on a mismatch, for the sender to rethrow
   };
   Channel& channel(uint32_t src, uint32_t dst) { return *channels_[size_t(src) * n_ + dst]; }
+  /** Run the gathered collective and wake its ranks (caller: the last arriver, lock not held). */
+  void complete(Gathering& g, uint32_t caller);
 
   const uint32_t n_;
-  GroupBarrier barrier_;
-  std::vector<OpDesc> descs_;
-  std::unique_ptr<char[]> staging_;
+  GroupPoison poison_;
+  std::mutex mu_;
+  std::map<uint64_t, Gathering> open_;
   std::vector<std::unique_ptr<Channel>> channels_;
 };
-
-/** One rank's view of one collective, handed to the algorithms. */
-struct LocalOp {
-  LocalGroup& group;
-  uint32_t rank;
-  uint32_t n;
-  uint64_t seq;
-  Deadline deadline;
-
-  const OpDesc& mine() const { return group.slot(seq, rank); }
-  const OpDesc& peer(uint32_t r) const { return group.slot(seq, r); }
-  char* staging(uint32_t r) const { return group.staging(seq, r); }
-  /** Wait for every rank (bounded by the exec timeout). */
-  void sync(const char* what) const { group.barrier().arrive_and_wait(deadline, what); }
-};
-
-/**
- * An in-process algorithm in two phases around the arrival barrier:
- * stage_in (optional) runs before it, touching only the rank's own staging
- * slot; run follows once every rank's OpDesc is published and validated, and
- * must leave no peer reading this rank's buffers when it returns.
- */
-struct LocalAlgorithm {
-  const char* name;
-  void (*stage_in)(const LocalOp&);
-  void (*run)(const LocalOp&);
-};
-
-/** Pick the algorithm for @p d (the same choice on every rank that passed the same request). */
-const LocalAlgorithm& choose_local_algorithm(const OpDesc& d, uint32_t n);
-
-/** Run one collective as rank @p rank: publish, stage, meet, validate, run. Throws Error(HcclResult). */
-void run_local_collective(LocalGroup& group, uint32_t rank, uint64_t seq, const OpDesc& desc, const Deadline& deadline);
 
 }  // namespace acl_sim::hccl

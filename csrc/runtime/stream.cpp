@@ -112,6 +112,7 @@ void Stream::drain(size_t budget) {
       bool ready = w->ready_or_subscribe(self);  // may call resume() at once from another thread
       lock.lock();
       if (!ready) return;  // parked: stays scheduled_; resume() puts it back in the ready queue
+      if (const Error* e = w->failure(); e && !error_set_) error_ = *e, error_set_ = true;
       queue_.pop_front();
     } else {
       Task task = std::move(front.task);

@@ -33,6 +33,8 @@ class ACL_SIM_RT_API Waitable {
   virtual ~Waitable() = default;
   /** True if already satisfied; otherwise arrange for s->resume() when it is, and return false. Thread-safe. */
   virtual bool ready_or_subscribe(const std::shared_ptr<Stream>& s) = 0;
+  /** Once ready: an error the stream stores as if a task had thrown it (a failed collective), or nullptr. */
+  virtual const Error* failure() const { return nullptr; }
 };
 
 /** The work a stream recorded while capturing (aclmdlRICaptureBegin .. End): replayable on any stream. */

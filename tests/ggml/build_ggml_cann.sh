@@ -14,7 +14,8 @@
 #    per op: "OP passed/total" (with -v also the failing cases). Logs: $BUILD/test-OP.log.
 #
 # Environment: ACL_SIM_GGML_CACHE, ACL_SIM_GGML_BUILD (build dir, default $CACHE/build-cann), JOBS,
-# PYTHON (default python).
+# PYTHON (default python), GGML_CMAKE_ARGS (more cmake options, e.g. -DUSE_ACL_GRAPH=ON: ggml then
+# captures each graph with aclmdlRICaptureBegin/End and replays it with aclmdlRIExecuteAsync).
 # Exit status: 0 when every op ran and every test passed; 1 otherwise.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -61,7 +62,7 @@ command -v ninja >/dev/null && gen=(-G Ninja)
 start=$(date +%s)
 cmake -S "$HERE" -B "$BUILD" "${gen[@]}" "${launcher[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DLLAMA_CPP_DIR="$SDIST_DIR/vendor/llama.cpp" -DGGML_CANN=ON -DGGML_NATIVE=OFF -DGGML_BACKEND_DL=OFF \
-  -DGGML_OPENMP=OFF -DBUILD_SHARED_LIBS=ON >"$BUILD.configure.log" 2>&1 \
+  -DGGML_OPENMP=OFF -DBUILD_SHARED_LIBS=ON ${GGML_CMAKE_ARGS:-} >"$BUILD.configure.log" 2>&1 \
   || { cat "$BUILD.configure.log"; echo "configure failed"; exit 1; }
 grep -E "CANN: SOC_VERSION" "$BUILD.configure.log"
 cmake --build "$BUILD" -j"$JOBS" --target test-backend-ops >"$BUILD.build.log" 2>&1 \

@@ -1,39 +1,24 @@
-// AllGather: each rank copies every rank's block into its own output, all
-// ranks in parallel. Small blocks go through the staging slots (one barrier);
-// large ones are read from the peers' send buffers, with an exit barrier.
+// AllGather: block j of every rank's output is rank j's input.
 #include <cstring>
 
 #include "hccl/algorithms/algorithms.h"
 
 namespace acl_sim::hccl {
-namespace {
 
-void direct(const LocalOp& op) {
-  const OpDesc& me = op.mine();
-  const uint64_t bytes = me.count * dtype_size(me.dtype);
-  for (uint32_t k = 0; k < op.n; ++k) {
-    const uint32_t j = (op.rank + k) % op.n;
-    const void* src = j == op.rank ? me.send : op.peer(j).send;
-    char* dst = mbytes(me.recv, j * bytes);
-    if (src != dst) std::memcpy(dst, src, bytes);
-  }
-  op.sync("HcclAllGather (exit)");
+void allgather_all_ranks(const RankRequests& ranks) {
+  const OpDesc& d0 = ranks[0];
+  const uint32_t n = ranks.n;
+  const size_t es = dtype_size(d0.dtype);
+  const uint64_t block = d0.count * es;
+  for_each_piece(d0.count, es, uint64_t(n) * n, [&](uint64_t b, uint64_t e) {
+    for (uint32_t j = 0; j < n; ++j) {
+      const char* src = cbytes(ranks[j].send, b * es);
+      for (uint32_t r = 0; r < n; ++r) {
+        char* dst = mbytes(ranks[r].recv, j * block + b * es);
+        if (dst != src) std::memcpy(dst, src, (e - b) * es);  // in place: rank j's own block
+      }
+    }
+  });
 }
-
-void stage_in(const LocalOp& op) {
-  const OpDesc& me = op.mine();
-  std::memcpy(op.staging(op.rank), me.send, me.count * dtype_size(me.dtype));
-}
-
-void staged(const LocalOp& op) {
-  const OpDesc& me = op.mine();
-  const uint64_t bytes = me.count * dtype_size(me.dtype);
-  for (uint32_t j = 0; j < op.n; ++j) std::memcpy(mbytes(me.recv, j * bytes), op.staging(j), bytes);
-}
-
-}  // namespace
-
-const LocalAlgorithm kAllGatherDirect{"allgather_direct", nullptr, direct};
-const LocalAlgorithm kAllGatherStaged{"allgather_staged", stage_in, staged};
 
 }  // namespace acl_sim::hccl

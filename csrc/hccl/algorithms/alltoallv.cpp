@@ -1,27 +1,33 @@
-// AlltoAll(V), pairwise in one step: rank r pulls, from every rank j, the
-// block j addressed to r (j's send displacement for r) into its own output at
-// its receive displacement for j. Counts were cross-checked by validate_descs.
+// AlltoAll(V): rank r's output at its receive displacement for j is the block
+// rank j addressed to r (at j's send displacement for r). Counts were
+// cross-checked by validate_descs. One pool index per receiving rank when the
+// exchange is large.
 #include <cstring>
 
 #include "hccl/algorithms/algorithms.h"
 
 namespace acl_sim::hccl {
-namespace {
 
-void direct(const LocalOp& op) {
-  const OpDesc& me = op.mine();
-  const size_t es = dtype_size(me.dtype);
-  for (uint32_t k = 0; k < op.n; ++k) {
-    const uint32_t j = (op.rank + k) % op.n;
-    const OpDesc& src = op.peer(j);
-    const uint64_t n = me.recv_counts[j];
-    if (n) std::memcpy(mbytes(me.recv, me.recv_displs[j] * es), cbytes(src.send, src.send_displs[op.rank] * es), n * es);
+void alltoallv_all_ranks(const RankRequests& ranks) {
+  const uint32_t n = ranks.n;
+  const size_t es = dtype_size(ranks[0].dtype);
+  uint64_t total = 0;
+  for (uint32_t r = 0; r < n; ++r)
+    for (uint32_t j = 0; j < n; ++j) total += ranks[r].recv_counts[j] * es;
+  auto receive = [&](size_t r) {
+    const OpDesc& me = ranks[uint32_t(r)];
+    for (uint32_t j = 0; j < n; ++j) {
+      const OpDesc& src = ranks[j];
+      const uint64_t count = me.recv_counts[j];
+      if (count)
+        std::memcpy(mbytes(me.recv, me.recv_displs[j] * es), cbytes(src.send, src.send_displs[r] * es), count * es);
+    }
+  };
+  if (total <= kPieceBytes) {
+    for (uint32_t r = 0; r < n; ++r) receive(r);
+  } else {
+    ThreadPool::instance().parallel_for(n, receive);
   }
-  op.sync("HcclAlltoAllV (exit)");
 }
-
-}  // namespace
-
-const LocalAlgorithm kAllToAllVDirect{"alltoallv_pairwise", nullptr, direct};
 
 }  // namespace acl_sim::hccl

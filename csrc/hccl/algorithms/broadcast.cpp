@@ -1,35 +1,18 @@
-// Broadcast, one-to-all: every non-root rank copies the root's buffer
-// (in parallel). Small messages go through the root's staging slot (one
-// barrier); large ones are read from the root's buffer directly, with an exit
-// barrier so the root does not return while peers still read it.
+// Broadcast, one-to-all: the root's buffer is copied into every other rank's.
 #include <cstring>
 
 #include "hccl/algorithms/algorithms.h"
 
 namespace acl_sim::hccl {
-namespace {
 
-uint64_t bytes_of(const OpDesc& d) { return d.count * dtype_size(d.dtype); }
-
-void direct(const LocalOp& op) {
-  const OpDesc& me = op.mine();
-  if (op.rank != me.root) std::memcpy(me.recv, op.peer(me.root).send, bytes_of(me));
-  op.sync("HcclBroadcast (exit)");
+void broadcast_all_ranks(const RankRequests& ranks) {
+  const OpDesc& d0 = ranks[0];
+  const size_t es = dtype_size(d0.dtype);
+  const void* src = ranks[d0.root].send;
+  for_each_piece(d0.count, es, ranks.n, [&](uint64_t b, uint64_t e) {
+    for (uint32_t r = 0; r < ranks.n; ++r)
+      if (r != d0.root) std::memcpy(mbytes(ranks[r].recv, b * es), cbytes(src, b * es), (e - b) * es);
+  });
 }
-
-void stage_in(const LocalOp& op) {
-  const OpDesc& me = op.mine();
-  if (op.rank == me.root) std::memcpy(op.staging(op.rank), me.send, bytes_of(me));
-}
-
-void staged(const LocalOp& op) {
-  const OpDesc& me = op.mine();
-  if (op.rank != me.root) std::memcpy(me.recv, op.staging(me.root), bytes_of(me));
-}
-
-}  // namespace
-
-const LocalAlgorithm kBroadcastDirect{"broadcast_one_to_all", nullptr, direct};
-const LocalAlgorithm kBroadcastStaged{"broadcast_staged", stage_in, staged};
 
 }  // namespace acl_sim::hccl

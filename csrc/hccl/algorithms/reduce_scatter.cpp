@@ -1,38 +1,23 @@
-// ReduceScatter: rank r folds block r of every rank's input into its output,
-// all ranks in parallel and in rank order (deterministic). Small inputs go
-// through the staging slots (one barrier); large ones are read in place.
-#include <cstring>
+// ReduceScatter: rank r's output is block r of every rank's input, reduced in
+// rank order.
 #include <vector>
 
 #include "hccl/algorithms/algorithms.h"
 
 namespace acl_sim::hccl {
-namespace {
 
-void fold(const LocalOp& op, bool from_staging) {
-  const OpDesc& me = op.mine();
-  const uint64_t bytes = me.count * dtype_size(me.dtype);
-  std::vector<const void*> srcs(op.n);
-  for (uint32_t k = 0; k < op.n; ++k)
-    srcs[k] = cbytes(from_staging ? op.staging(k) : op.peer(k).send, op.rank * bytes);
-  reduce_sources(me.recv, srcs.data(), op.n, me.count, me.dtype, me.op);
+void reduce_scatter_all_ranks(const RankRequests& ranks) {
+  const OpDesc& d0 = ranks[0];
+  const uint32_t n = ranks.n;
+  const size_t es = dtype_size(d0.dtype);
+  const uint64_t block = d0.count * es;
+  for_each_piece(d0.count, es, uint64_t(n) * n, [&](uint64_t b, uint64_t e) {
+    std::vector<const void*> srcs(n);
+    for (uint32_t r = 0; r < n; ++r) {
+      for (uint32_t j = 0; j < n; ++j) srcs[j] = cbytes(ranks[j].send, r * block + b * es);
+      reduce_sources(mbytes(ranks[r].recv, b * es), srcs.data(), n, e - b, d0.dtype, d0.op);
+    }
+  });
 }
-
-void direct(const LocalOp& op) {
-  fold(op, false);
-  op.sync("HcclReduceScatter (exit)");
-}
-
-void stage_in(const LocalOp& op) {
-  const OpDesc& me = op.mine();
-  std::memcpy(op.staging(op.rank), me.send, op.n * me.count * dtype_size(me.dtype));
-}
-
-void staged(const LocalOp& op) { fold(op, true); }
-
-}  // namespace
-
-const LocalAlgorithm kReduceScatterDirect{"reduce_scatter_direct", nullptr, direct};
-const LocalAlgorithm kReduceScatterStaged{"reduce_scatter_staged", stage_in, staged};
 
 }  // namespace acl_sim::hccl
