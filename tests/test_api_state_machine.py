@@ -9,8 +9,8 @@ context, and out-of-range copies. After every step:
 - every call returned the documented code (0, 107000 for bad handles and
   ranges, 107002 without a context, 100000 for bad arguments);
 - `get_mem_info` accounting matches the model: used = baseline + the sum of
-  the live blocks, each ALIGN_UP(ALIGN_UP(size, 32) + 32, 64) bytes (the
-  pool's ALIGN_UP(size,32)+32 rule, blocks 64-byte aligned);
+  the live blocks, each ALIGN_UP(ALIGN_UP(size, 32) + 32, 128) bytes (the
+  pool's ALIGN_UP(size,32)+32 rule, blocks 128-byte aligned);
 - data written to device memory is the data read back.
 
 ACL_SIM_STATE_MACHINE_EXAMPLES scales the run (default 300 sequences of up to
@@ -40,7 +40,7 @@ def usable(size):
 
 
 def block(size):
-    return (usable(size) + 63) // 64 * 64
+    return (usable(size) + 127) // 128 * 128
 
 
 class AclApiMachine(RuleBasedStateMachine):
@@ -134,7 +134,7 @@ class AclApiMachine(RuleBasedStateMachine):
     @rule(size=st.integers(1, 5000))
     def malloc(self, size):
         p, ret = self.acl.rt.malloc(size, 0)
-        assert ret == OK and p % 64 == 0
+        assert ret == OK and p % 128 == 0
         assert p not in self.allocs
         self.allocs[p] = [self.device, size, np.zeros(usable(size), np.uint8)]
         # fresh memory has undefined contents: define it

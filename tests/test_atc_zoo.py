@@ -41,11 +41,13 @@ def test_light_model_compiles(tmp_path, name):
                                    rtol=1e-4, atol=1e-6)
 
 
-def test_resnet50_fuses_bn_and_relu(tmp_path):
+def test_resnet50_fuses_bn_relu_and_residual(tmp_path):
     report = compile_model(models.light_model("resnet50"), str(tmp_path / "r50"), cache=False)
     counts = report["op_counts"]
     assert counts["Conv"] == 53 and "BatchNormalization" not in counts
-    assert counts.get("Relu", 0) == 16  # only the Relus after the residual Adds stay separate
+    # The 16 residual Adds and the Relus after them ride on the block's last Conv (fuse_residual).
+    assert counts.get("Relu", 0) == 0 and counts.get("Add", 0) == 0, counts
+    assert sum(e.get("fused", 0) for e in report["passes"] if e["pass"] == "fuse_residual") == 16
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 #include "aclnn/descriptors.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "aclnn/status.h"
@@ -98,21 +99,26 @@ std::shared_ptr<aclTensor> make_tensor(const int64_t* view, uint64_t view_n, acl
     t->view.push_back(view[i]);
     t->strides.push_back(strides[i]);
   }
+  // An empty view touches no storage: ggml-cann computes its storage length as 1 + (n - 1) * stride,
+  // negative for n = 0 (an empty SET_ROWS source), and CANN takes it. Such a storage is kept as 0.
+  const bool empty_view = view_n > 0 && element_count(t->view) == 0;
   for (uint64_t i = 0; i < storage_n; ++i) {
-    ACLNN_REQUIRE(storage[i] >= 0, "storageDims[", i, "] = ", storage[i], " is negative");
-    t->storage.push_back(storage[i]);
+    ACLNN_REQUIRE(storage[i] >= 0 || empty_view, "storageDims[", i, "] = ", storage[i], " is negative");
+    t->storage.push_back(std::max<int64_t>(storage[i], 0));
   }
-  // The view must stay inside the storage (when the storage is given), so an operator never reads
-  // past what the caller described.
+  // The view's extent must fit in the storage (when the storage is given). The extent is counted from
+  // the view's offset: ggml-cann describes a view at an offset with a storage length that covers
+  // only the view (its quantised-weight scale views), which CANN accepts. Memory safety does not
+  // rest on this check: tensor_arg() checks the whole view lies in device memory.
   if (storage_n && element_count(t->view) > 0) {
-    int64_t last = offset;
+    int64_t last = 0;
     for (size_t i = 0; i < t->view.size(); ++i) last += (t->view[i] - 1) * t->strides[i];
     int64_t storage_elems = element_count(t->storage);
     if (format == ACL_FORMAT_ND || format == ACL_FORMAT_NCHW || format == ACL_FORMAT_NHWC || format == ACL_FORMAT_NCL ||
         format == ACL_FORMAT_NCDHW || format == ACL_FORMAT_NDHWC || format == ACL_FORMAT_HWCN)
       ACLNN_REQUIRE(last < storage_elems, "the view (dims ", dims_to_string(t->view), ", strides ",
-                    dims_to_string(t->strides), ", offset ", offset, ") reaches element ", last,
-                    " past the storage of ", storage_elems, " elements");
+                    dims_to_string(t->strides), ", offset ", offset, ") spans ", last + 1,
+                    " elements, more than the storage of ", storage_elems);
   }
   return t;
 }

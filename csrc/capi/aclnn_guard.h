@@ -35,3 +35,18 @@
   ACLNN_API aclnnStatus fn(ACLNN_UNPAREN Params) {                                                                 \
     return ::acl_sim::capi::api_call(#fn, [] { ::acl_sim::aclnn::not_implemented(#fn); });                         \
   }
+
+/** Both entry points of an implemented operator: aclnn<Name>GetWorkspaceSize(Params..., workspaceSize, executor)
+ *  runs prepare() with the Plan that the expression after Params builds (it sees `op`, "aclnn<Name>", and the
+ *  parameters), and aclnn<Name> is ACLNN_EXECUTE. */
+#define ACLNN_OPERATOR(Name, Params, ...)                                                                        \
+  ACLNN_API aclnnStatus aclnn##Name##GetWorkspaceSize(ACLNN_UNPAREN Params, uint64_t* workspaceSize,              \
+                                                      aclOpExecutor** executor) {                                  \
+    return ::acl_sim::capi::api_call("aclnn" #Name "GetWorkspaceSize", [&] {                                       \
+      ::acl_sim::aclnn::prepare("aclnn" #Name, workspaceSize, executor, [&] {                                      \
+        [[maybe_unused]] const char* op = "aclnn" #Name;                                                           \
+        return __VA_ARGS__;                                                                                        \
+      });                                                                                                          \
+    });                                                                                                            \
+  }                                                                                                                \
+  ACLNN_EXECUTE(Name)

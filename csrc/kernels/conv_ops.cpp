@@ -1,6 +1,9 @@
 // ONNX Conv (1-D/2-D/3-D, groups, depthwise, strides, dilations, pads,
 // auto_pad) with the fused bias + activation epilogue.
 //
+// An optional fourth input (ATC's fused residual Add, group 1 only) is added
+// in the same epilogue, before the activation.
+//
 // Paths: depthwise -> direct sliding-window kernel; 1x1 stride-1 unpadded ->
 // the input plane is already the GEMM's B matrix; everything else (3x3, 7x7,
 // strided, dilated) -> implicit im2col packed straight into the GEMM.
@@ -49,11 +52,19 @@ void run_conv(OpContext& ctx) {
   if (has_bias)
     ACL_SIM_REQUIRE(ctx.inputs[2].numel() == M, ACL_ERROR_OP_INPUT_NOT_MATCH, "Conv: bias has ",
                     ctx.inputs[2].numel(), " values, expected ", M);
+  // ATC's fused residual (passes/fuse_residual.py): a fourth input of Y's shape, added before the activation.
+  const bool has_residual = ctx.inputs.size() > 3 && ctx.inputs[3].present();
+  if (has_residual) {
+    ACL_SIM_REQUIRE(ctx.inputs[3].shape == expect, ACL_ERROR_OP_INPUT_NOT_MATCH, "Conv: residual ",
+                    dims_str(ctx.inputs[3].shape), " must have the output shape ", dims_str(expect));
+    ACL_SIM_REQUIRE(group == 1, ACL_ERROR_OP_INPUT_NOT_MATCH, "Conv: a residual input needs group 1, got ", group);
+  }
   const Activation act = activation_from_attrs(at);
   if (N * M * g.out_size() == 0) return;
 
-  F32Input X(tx), W(tw), B;
+  F32Input X(tx), W(tw), B, R;
   if (has_bias) B = F32Input(ctx.inputs[2]);
+  if (has_residual) R = F32Input(ctx.inputs[3]);
   F32Output Y(ctx.outputs[0]);
   const float* bias = has_bias ? B.data() : nullptr;
 
@@ -74,6 +85,7 @@ void run_conv(OpContext& ctx) {
     float* yg = Y.data() + (n * M + gi * mg) * P;
     GemmEpilogue ep;
     ep.row_bias = bias ? bias + gi * mg : nullptr;
+    ep.residual = has_residual ? R.data() + (n * M + gi * mg) * P : nullptr;
     ep.act = act;
     const MatrixRef a{W.data() + gi * mg * K, K, 1};
     if (pointwise) {

@@ -258,9 +258,13 @@ void run_tile(const GemmJob& job, size_t index) {
   }
 
   const GemmEpilogue& ep = *job.ep;
-  if (ep.row_bias || ep.col_bias || !ep.act.none()) {
+  if (ep.row_bias || ep.col_bias || ep.residual || !ep.act.none()) {
     for (int64_t i = 0; i < mc; ++i) {
       float* row = C + (m0 + i) * ldc + n0;
+      if (ep.residual) {
+        const float* res = ep.residual + (m0 + i) * ldc + n0;
+        for (int64_t j = 0; j < nc; ++j) row[j] += res[j];
+      }
       const float rb = ep.row_bias ? ep.row_bias[m0 + i] : 0.f;
       if (ep.col_bias) {
         if (rb != 0.f)

@@ -58,11 +58,12 @@ class MatrixPanelSource final : public BPanelSource {
 struct GemmEpilogue {
   const float* row_bias = nullptr;  // M values, added along each row (conv: per output channel)
   const float* col_bias = nullptr;  // N values, added down each column (Gemm's C of shape [N])
+  const float* residual = nullptr;  // M x N values with row stride ldc, added before the activation (Conv + Add)
   Activation act;
 };
 
 /**
- * C = act(alpha*A*B + beta*C + bias) for a row-major C with row stride ldc.
+ * C = act(alpha*A*B + beta*C + bias + residual) for a row-major C with row stride ldc.
  * beta == 0 means C is write-only (not read, so NaN garbage is fine).
  * Runs on the caller plus the thread pool (only the caller when parallel is
  * false, for callers that already spread independent GEMMs over the pool);

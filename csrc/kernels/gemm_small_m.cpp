@@ -116,6 +116,10 @@ bool gemm_small_m(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef&
     for (int64_t i = 0; i < M; ++i) {
       float* c = C + i * ldc + n0;
       for (int64_t j = 0; j < nc; ++j) c[j] = alpha * acc[i][j] + (beta == 0.f ? 0.f : beta * c[j]);
+      if (ep.residual) {
+        const float* res = ep.residual + i * ldc + n0;
+        for (int64_t j = 0; j < nc; ++j) c[j] += res[j];
+      }
       const float rb = ep.row_bias ? ep.row_bias[i] : 0.f;
       if (ep.col_bias) {
         if (rb != 0.f)

@@ -14,12 +14,12 @@
 namespace acl_sim {
 namespace {
 
-constexpr size_t kAlign = 64;                  // block starts
+constexpr size_t kAlign = 128;                 // block starts (ggml-cann requires 128-byte aligned buffers)
 constexpr size_t kSegmentGranule = 2u << 20;   // segments are 2 MiB multiples
 constexpr size_t kSmallLimit = 1u << 20;       // <= 1 MiB: packed into 2 MiB segments
 constexpr size_t kMidLimit = 10u << 20;        // <= 10 MiB: 20 MiB segments
 constexpr size_t kMidSegment = 20u << 20;
-constexpr size_t kMinSplitRemainder = 64;      // smaller leftovers stay inside the block
+constexpr size_t kMinSplitRemainder = 128;     // smaller leftovers stay inside the block
 
 size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 

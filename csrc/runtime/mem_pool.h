@@ -5,7 +5,7 @@
 // - The range is reserved PROT_NONE + MAP_NORESERVE, and made accessible one
 //   segment at a time, so a 64 GiB device costs no RAM until memory is touched.
 // - Requests round to ALIGN_UP(size,32)+32 (pad) or ALIGN_UP(size,32) and every
-//   block starts 64-byte aligned.
+//   block starts 128-byte aligned.
 // - Segments (2 MiB for small requests, 20 MiB for mid ones, the request
 //   rounded to 2 MiB above) are split into blocks, best-fit, coalesced on reuse.
 // - A freed block first goes to an exact-size cache bin, so a repeated
@@ -39,7 +39,7 @@ class ACL_SIM_RT_API MemPool {
   MemPool(const MemPool&) = delete;
   MemPool& operator=(const MemPool&) = delete;
 
-  /** A block of at least ALIGN_UP(size,32)(+32 if @p pad) bytes, 64-byte aligned, uninitialised.
+  /** A block of at least ALIGN_UP(size,32)(+32 if @p pad) bytes, 128-byte aligned, uninitialised.
    *  Throws 207001 when the device is full (after releasing cached memory). Thread-safe. */
   void* allocate(size_t size, bool pad = true);
   /** Return @p p (the exact start of a live allocation) to the cache. Throws 107000 for an unknown or

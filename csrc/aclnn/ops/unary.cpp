@@ -5,7 +5,8 @@
 
 namespace acl_sim::aclnn {
 
-Plan plan_unary(const char* op, const char* onnx_op, const TensorArg& self, const TensorArg& out) {
+Plan plan_unary(const char* op, const char* onnx_op, const TensorArg& self, const TensorArg& out,
+                const Attrs& attrs) {
   ACLNN_REQUIRE(self.shape == out.shape, op, ": out shape ", dims_to_string(out.shape), " differs from self shape ",
                 dims_to_string(self.shape));
   ACLNN_REQUIRE(self.dtype == ACL_FLOAT || self.dtype == ACL_FLOAT16 || self.dtype == ACL_BF16 ||
@@ -15,10 +16,10 @@ Plan plan_unary(const char* op, const char* onnx_op, const TensorArg& self, cons
   // bfloat16 is computed in float32 (the kernels' float path); other dtypes natively.
   int compute = self.dtype == ACL_BF16 ? ACL_FLOAT : self.dtype;
   Plan p;
-  p.run = [onnx_op, self, out, compute](const RunContext&) {
+  p.run = [onnx_op, self, out, compute, attrs](const RunContext&) {
     Dense in = read_dense(self, compute);
     Dense res = output_dense(out, compute);
-    run_kernel(onnx_op, {in.view()}, {res.view()});
+    run_kernel(onnx_op, {in.view()}, {res.view()}, &attrs);
     commit(res, out);
   };
   return p;

@@ -77,6 +77,19 @@ def to_onnx(om, profile: int = 0):
                 np.asarray(v, np.float32), n)), n)[1], ins[0], outs[0], f"n{k}g",
                 attrs.get("approximate", "none") == "tanh")
             continue
+        if op == "Conv" and len(ins) > 3:  # fused residual: Conv(x, W, b) + r
+            residual, ins = ins[3], ins[:3]
+            pre = f"n{k}_conv"
+            nodes.append(helper.make_node(op, [i for i in ins] if ins[2] else ins[:2], [pre], name=node["name"],
+                                          **attrs))
+            if act:
+                nodes.append(helper.make_node("Add", [pre, residual], [f"n{k}_pre"]))
+                nodes += _activation_nodes(helper, numpy_helper, act, node["attrs"].get("activation_alpha"),
+                                           node["attrs"].get("activation_beta"), f"n{k}_pre", outs[0], f"n{k}a",
+                                           inits)
+            else:
+                nodes.append(helper.make_node("Add", [pre, residual], outs))
+            continue
         if act:
             raw = f"n{k}_pre"
             nodes.append(helper.make_node(op, ins, [raw] + outs[1:], name=node["name"], **attrs))

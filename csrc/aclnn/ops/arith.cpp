@@ -1,0 +1,100 @@
+#include "aclnn/ops/arith.h"
+
+#include <cstring>
+
+#include "op/tensor_desc.h"
+
+namespace acl_sim::aclnn {
+namespace {
+
+bool is_comparison(const std::string& k) {
+  return k == "Equal" || k == "Greater" || k == "Less" || k == "GreaterOrEqual" || k == "LessOrEqual";
+}
+
+bool computable(int dt) {
+  return is_floating(dt) || dt == ACL_INT32 || dt == ACL_INT64 || dt == ACL_INT16 || dt == ACL_INT8 ||
+         dt == ACL_UINT8 || dt == ACL_BOOL;
+}
+
+Dense operand_dense(const Operand& o, int dtype) {
+  return o.is_scalar ? scalar_dense(o.value, dtype) : read_dense(o.tensor, dtype);
+}
+
+}  // namespace
+
+Plan plan_binary(const char* op, const char* kernel, Operand a, Operand b, double alpha, TensorArg out) {
+  const std::string k = kernel;
+  const bool compare = is_comparison(k);
+  for (const Operand* o : {&a, &b})
+    if (!o->is_scalar) require_nd(op, o->tensor, "input");
+  require_nd(op, out, "out");
+  int ct;
+  if (!a.is_scalar && !b.is_scalar) ct = promote_dtype(a.tensor.dtype, b.tensor.dtype);
+  else if (!a.is_scalar) ct = promote_with_scalar(a.tensor.dtype, b.dtype);
+  else ct = promote_with_scalar(b.tensor.dtype, a.dtype);
+  // Integer operands with a floating result (Div, or an integer tensor written to a float out) compute in floats.
+  if (!compare && !is_floating(ct) && (is_floating(out.dtype) || k == "Div" || k == "Pow"))
+    ct = is_floating(out.dtype) ? out.dtype : ACL_FLOAT;
+  ACLNN_REQUIRE(computable(ct) && computable(out.dtype), op, ": dtype ", acl_dtype_name(ct), " -> ",
+                acl_dtype_name(out.dtype), " is not supported");
+  ACLNN_REQUIRE(ct != ACL_BOOL || compare, op, ": bool operands are not supported for ", kernel);
+  std::vector<int64_t> shape = broadcast_shapes(op, a.shape(), b.shape());
+  ACLNN_REQUIRE(broadcasts_to(shape, out.shape) && element_count(shape) == out.numel(), op, ": out has shape ",
+                dims_to_string(out.shape), ", the operands broadcast to ", dims_to_string(shape));
+  return plan_of([op, k, compare, ct, a = std::move(a), b = std::move(b), alpha, out = std::move(out)] {
+    Dense da = operand_dense(a, ct);
+    Dense db = operand_dense(b, ct);
+    if (alpha != 1.0) {
+      Dense scaled(ct, db.shape());
+      run_kernel("Mul", {db.view(), scalar_dense(alpha, ct).view()}, {scaled.view()});
+      db = scaled;
+    }
+    Dense o = output_dense(out, compare ? ACL_BOOL : ct);
+    TensorView ov = o.view();
+    ov.shape = out.shape;
+    run_kernel(k.c_str(), {da.view(), db.view()}, {ov});
+    commit(o, out);
+    (void)op;
+  });
+}
+
+Plan plan_clamp(const char* op, TensorArg self, const ScalarArg* lo, const ScalarArg* hi, TensorArg out) {
+  require_nd(op, self, "self");
+  require_nd(op, out, "out");
+  require_shape(op, out, self.shape, "out");
+  const int ct = is_floating(self.dtype) ? self.dtype : promote_with_scalar(self.dtype, lo ? lo->dtype : hi ? hi->dtype : self.dtype);
+  ACLNN_REQUIRE(computable(ct) && ct != ACL_BOOL, op, ": self dtype ", acl_dtype_name(self.dtype), " is not supported");
+  bool has_lo = lo && lo->present, has_hi = hi && hi->present;
+  double vlo = has_lo ? lo->value : 0, vhi = has_hi ? hi->value : 0;
+  return plan_of([ct, has_lo, has_hi, vlo, vhi, self = std::move(self), out = std::move(out)] {
+    Dense x = read_dense(self, ct);
+    Dense l = has_lo ? scalar_dense(vlo, ct) : Dense();
+    Dense h = has_hi ? scalar_dense(vhi, ct) : Dense();
+    Dense o = output_dense(out, ct);
+    run_kernel("Clip", {x.view(), has_lo ? l.view() : TensorView{}, has_hi ? h.view() : TensorView{}}, {o.view()});
+    commit(o, out);
+  });
+}
+
+Plan plan_threshold(const char* op, TensorArg self, double threshold, double value, TensorArg out) {
+  require_nd(op, self, "self");
+  require_nd(op, out, "out");
+  require_shape(op, out, self.shape, "out");
+  const int ct = self.dtype;
+  ACLNN_REQUIRE(computable(ct) && ct != ACL_BOOL, op, ": self dtype ", acl_dtype_name(ct), " is not supported");
+  return plan_of([ct, threshold, value, self = std::move(self), out = std::move(out)] {
+    Dense x = read_dense(self, ct);
+    Dense keep(ACL_BOOL, self.shape);
+    run_kernel("Greater", {x.view(), scalar_dense(threshold, ct).view()}, {keep.view()});
+    Dense o = output_dense(out, ct);
+    run_kernel("Where", {keep.view(), x.view(), scalar_dense(value, ct).view()}, {o.view()});
+    commit(o, out);
+  });
+}
+
+Plan plan_fill(const char* op, TensorArg self, double value) {
+  require_nd(op, self, "selfRef");
+  return plan_of([op, value, self = std::move(self)] { kern::strided_fill(op, strided(self), value); });
+}
+
+}  // namespace acl_sim::aclnn
