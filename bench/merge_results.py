@@ -9,7 +9,7 @@ import platform
 import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ORDER = ["model", "model_path", "kernels", "kernperf", "rt", "exec", "atc", "mdlapi", "hccl", "prof"]
+ORDER = ["model", "model_path", "kernels", "kernperf", "rt", "exec", "atc", "mdlapi", "onnxcov", "hccl", "prof"]
 
 
 def main() -> None:

@@ -99,7 +99,8 @@ ERRORS = [
     (lambda t, m: [f"--model={m}", "--input_shape=x:1,2,4,4", "--modify_mixlist=/no/such.json",
                    "--precision_mode=allow_mix_precision"], "--modify_mixlist file not found"),
     (lambda t, m: [f"--model={m}", "--input_shape=x:1,2,4,4", "--bogus=1"], "unknown option --bogus"),
-    (lambda t, m: [f"--model={_unsupported_model(t)}"], "unsupported op 'NonMaxSuppression' (node 'nms_1')"),
+    (lambda t, m: [f"--model={_unsupported_model(t)}"],
+     "node 'nms_1' (NonMaxSuppression, opset 13, dtypes float32/float32): op is not supported"),
 ]
 
 
@@ -129,8 +130,75 @@ def test_garbage_model_and_missing_soc(tmp_path, capsys):
 
 
 def test_python_api_errors_are_compile_errors(tmp_path):
-    with pytest.raises(CompileError, match="unsupported op 'NonMaxSuppression'"):
+    with pytest.raises(CompileError, match=r"node 'nms_1' \(NonMaxSuppression, opset 13"):
         compile_model(_unsupported_model(tmp_path), str(tmp_path / "x"), cache=False)
+
+
+def _many_unsupported_model(tmp_path):
+    """Four nodes ATC cannot compile, each for another reason, around supported ones."""
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu"),
+             helper.make_node("Resize", ["r", "", "sc"], ["z"], name="resize_aa", antialias=1, mode="linear"),
+             helper.make_node("NonMaxSuppression", ["z", "s"], ["n"], name="nms"),
+             helper.make_node("Binarizer", ["r"], ["b"], name="bin", domain="ai.onnx.ml"),
+             helper.make_node("Cast", ["r"], ["c"], name="to_string", to=8),
+             helper.make_node("Sigmoid", ["r"], ["y"], name="sig")]
+    model = make_model(nodes, [("x", [1, 1, 4, 4]), ("s", [1, 1, 4])], [("y", None), ("n", None), ("b", None)],
+                       {"sc": np.array([1, 1, 0.5, 0.5], np.float32)}, opset=19)
+    model.opset_import.append(helper.make_opsetid("ai.onnx.ml", 3))
+    path = tmp_path / "many.onnx"
+    path.write_bytes(model.SerializeToString())
+    return str(path)
+
+
+def test_unsupported_node_error_names_node_op_opset_dtype_and_attribute(tmp_path, capsys):
+    rc = atc(f"--model={_many_unsupported_model(tmp_path)}", "--framework=5", f"--output={tmp_path / 'o'}",
+             "--soc_version=Ascend910B1")
+    err = capsys.readouterr().err
+    assert rc == 1 and err.count("\n") == 1, err
+    assert "ATC run failed: node 'resize_aa' (Resize, opset 19, dtypes float32/-/float32): " \
+           "attribute antialias=1 is not supported" in err
+    assert "(+3 more unsupported nodes; `acl-sim atc --check` lists them)" in err
+    assert not (tmp_path / "o.om").exists()
+
+
+def test_check_lists_every_unsupported_node_without_compiling(tmp_path, capsys, tiny):
+    rc = atc("--check", f"--model={_many_unsupported_model(tmp_path)}")
+    out = capsys.readouterr().out.splitlines()
+    assert rc == 1
+    assert out == [
+        "[ERROR] node 'resize_aa' (Resize, opset 19, dtypes float32/-/float32): attribute antialias=1 is not supported",
+        "[ERROR] node 'nms' (NonMaxSuppression, opset 19, dtypes float32/float32): op is not supported",
+        "[ERROR] node 'bin' (ai.onnx.ml.Binarizer, opset 19, dtypes float32): op domain 'ai.onnx.ml' is not supported",
+        "[ERROR] node 'to_string' (Cast, opset 19, dtypes float32): dtype string is not supported",
+        "ATC check failed: 4 unsupported of 6 nodes"]
+    assert list(tmp_path.glob("*.om")) == []
+    assert atc("--check", f"--model={tiny}") == 0
+    assert capsys.readouterr().out.strip() == "ATC check passed: all 2 nodes are supported"
+    # a function op is checked through its body
+    nodes = [helper.make_node("Swish", ["x"], ["y"], name="sw")]
+    fn_ok = make_model(nodes, [("x", [2, 3])], [("y", None)], opset=24)
+    path = tmp_path / "fn.onnx"
+    path.write_bytes(fn_ok.SerializeToString())
+    assert atc("--check", f"--model={path}") == 0
+    capsys.readouterr()
+    from acl_sim.compiler.node_check import op_problem
+
+    assert op_problem("Swish", 24) is None
+    assert op_problem("Unique", 21) == "op is not supported"
+    # a function whose body ATC can resolve passes (LinearAttention's body is a Scan, unrolled);
+    # one whose body uses an op ATC lacks is named with that op
+    nodes = [helper.make_node("LinearAttention", ["q", "k", "v"], ["o"], name="la", q_num_heads=2, kv_num_heads=2)]
+    la = make_model(nodes, [("q", [1, 3, 8]), ("k", [1, 3, 8]), ("v", [1, 3, 8])], [("o", None)], opset=27)
+    path.write_bytes(la.SerializeToString())
+    assert atc("--check", f"--model={path}") == 0
+    capsys.readouterr()
+    nodes = [helper.make_node("Bernoulli", ["x"], ["y"], name="coin")]
+    path.write_bytes(make_model(nodes, [("x", [4])], [("y", None)], opset=22).SerializeToString())
+    assert atc("--check", f"--model={path}") == 1
+    assert "node 'coin' (Bernoulli, opset 22, dtypes float32): op is not supported " \
+           "(its ONNX function uses RandomUniformLike)" in capsys.readouterr().out
+    assert atc("--check", f"--model={tmp_path / 'missing.onnx'}") == 1
+    assert "model file not found" in capsys.readouterr().err
 
 
 def test_modify_mixlist_validation(tmp_path, tiny):

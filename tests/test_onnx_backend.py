@@ -1,9 +1,10 @@
 """The official ONNX backend node tests against acl_sim.onnx_backend (ATC compile + aclmdl run).
 
-Scope: the node tests onnxruntime passes, minus the excluded families (training, sequences,
-strings, random, optional) — see tests/onnx_backend_cases.py. Cases acl_sim failed in the last
-measured run (tests/onnx_backend_status.json, regenerate with
-`python tests/onnx_backend_cases.py`) are xfail with the recorded reason; nothing is skipped.
+Scope: every node test onnxruntime passes, of every family (sequence, optional, string and
+training-mode tests included) — see tests/onnx_backend_cases.py. Cases acl_sim failed in the
+last measured run (tests/onnx_backend_status.json, regenerate with
+`PYTHONPATH=python:tests python tests/onnx_backend_cases.py`) are xfail with the recorded reason;
+nothing is skipped.
 """
 import pytest
 

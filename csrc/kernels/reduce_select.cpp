@@ -1,4 +1,4 @@
-// Selection along one axis: ArgMax, ArgMin, TopK, and the running CumSum.
+// Selection along one axis: ArgMax, ArgMin, TopK, and the running CumSum / CumProd.
 // The tensor is viewed as [outer, K, inner]; each (outer, inner) column is
 // independent, so blocks of columns run on the pool.
 #include <numeric>
@@ -101,8 +101,10 @@ void run_topk(OpContext& ctx) {
   });
 }
 
-// CumSum(x, axis): running sums along axis; exclusive shifts by one, reverse runs from the end.
-void run_cumsum(OpContext& ctx) {
+// CumSum / CumProd(x, axis): running sums (products) along axis; exclusive shifts by one
+// (the first output is the identity), reverse runs from the end.
+template <bool kProduct>
+void run_cumulative(OpContext& ctx) {
   require_io(ctx, 2, 1);
   const TensorView& x = input(ctx, 0);
   TensorView& y = output(ctx, 0);
@@ -112,19 +114,20 @@ void run_cumsum(OpContext& ctx) {
   AxisView v = axis_view(ctx, x, &axis);
   bool exclusive = attrs_of(ctx).get_int("exclusive", 0) != 0;
   bool reverse = attrs_of(ctx).get_int("reverse", 0) != 0;
-  dispatch_dtype(x.dtype, "CumSum", [&](auto tag) {
+  dispatch_dtype(x.dtype, ctx.op_type, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, bool>) {
-      fail(ACL_ERROR_UNSUPPORTED_DATA_TYPE, "CumSum: unsupported dtype bool");
+      fail(ACL_ERROR_UNSUPPORTED_DATA_TYPE, ctx.op_type, ": unsupported dtype bool");
     } else {
       using Acc = std::conditional_t<std::is_integral_v<T>, T, double>;
       const T* xp = static_cast<const T*>(x.data);
       T* yp = static_cast<T*>(y.data);
-      // Sweep whole inner rows at a time so the loads stay contiguous.
+      // Sweep whole inner rows at a time so the loads and the accumulator updates stay
+      // contiguous (the inner loop vectorises across the row).
       parallel_blocks(v.outer, rows_grain(v.k * v.inner), [&](int64_t b, int64_t e) {
         std::vector<Acc> acc(static_cast<size_t>(v.inner));
         for (int64_t o = b; o < e; ++o) {
-          std::fill(acc.begin(), acc.end(), Acc(0));
+          std::fill(acc.begin(), acc.end(), Acc(kProduct ? 1 : 0));
           for (int64_t s = 0; s < v.k; ++s) {
             int64_t i = reverse ? v.k - 1 - s : s;
             const T* xr = xp + (o * v.k + i) * v.inner;
@@ -133,15 +136,14 @@ void run_cumsum(OpContext& ctx) {
               Acc xv;
               if constexpr (std::is_integral_v<T>) xv = xr[j];
               else xv = load_as_double(xr + j);
-              if (exclusive) {
-                if constexpr (std::is_integral_v<T>) yr[j] = acc[j];
-                else store_from_double(yr + j, acc[j]);
-                acc[j] += xv;
-              } else {
-                acc[j] += xv;
-                if constexpr (std::is_integral_v<T>) yr[j] = acc[j];
-                else store_from_double(yr + j, acc[j]);
-              }
+              Acc before = acc[j];
+              Acc after;
+              if constexpr (kProduct) after = static_cast<Acc>(before * xv);
+              else after = static_cast<Acc>(before + xv);
+              acc[j] = after;
+              Acc out = exclusive ? before : after;
+              if constexpr (std::is_integral_v<T>) yr[j] = out;
+              else store_from_double(yr + j, out);
             }
           }
         }
@@ -155,6 +157,7 @@ void run_cumsum(OpContext& ctx) {
 ACL_SIM_REGISTER_OP(ArgMax, run_arg<true>);
 ACL_SIM_REGISTER_OP(ArgMin, run_arg<false>);
 ACL_SIM_REGISTER_OP(TopK, run_topk);
-ACL_SIM_REGISTER_OP(CumSum, run_cumsum);
+ACL_SIM_REGISTER_OP(CumSum, run_cumulative<false>);
+ACL_SIM_REGISTER_OP(CumProd, run_cumulative<true>);
 
 }  // namespace acl_sim::kern

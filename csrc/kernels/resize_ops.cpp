@@ -230,13 +230,18 @@ void resize_common(OpContext& ctx, bool upsample) {
       scale[axes[i]] = scales[i];
     }
   } else {
-    // Sizes given: the output shape is authoritative; keep_aspect_ratio_policy shares one scale.
+    // Sizes given: the output shape is authoritative; keep_aspect_ratio_policy shares one scale,
+    // the min (not_larger) or max (not_smaller) of the requested sizes over the input sizes.
     std::string policy = at.get_string("keep_aspect_ratio_policy", "stretch");
+    const TensorView* sizes = opset10 ? nullptr : optional_input(ctx, 3);
+    bool have_sizes = sizes && sizes->numel() == static_cast<int64_t>(axes.size());
     double common = policy == "not_larger" ? 1e300 : 0.0;
-    for (int64_t d : axes) {
+    for (size_t i = 0; i < axes.size(); ++i) {
+      int64_t d = axes[i];
       double s = x.shape[d] ? static_cast<double>(y.shape[d]) / x.shape[d] : 1.0;
       scale[d] = s;
-      common = policy == "not_larger" ? std::min(common, s) : std::max(common, s);
+      double requested = have_sizes && x.shape[d] ? scalar_as_double(*sizes, static_cast<int64_t>(i)) / x.shape[d] : s;
+      common = policy == "not_larger" ? std::min(common, requested) : std::max(common, requested);
     }
     if (policy != "stretch")
       for (int64_t d : axes) scale[d] = common;

@@ -10,7 +10,7 @@
 namespace acl_sim::kern {
 
 /** Which element types a unary op accepts beyond the float family. */
-enum class UnaryTypes { Float, Numeric, SignedNumeric };
+enum class UnaryTypes { Float, Numeric, SignedNumeric, Integer };  // Integer: the integer dtypes only
 
 template <class Op>
 struct MapF32 {
@@ -49,7 +49,8 @@ void run_unary(OpContext& ctx, const Op& op) {
   require_same_dtype(ctx, x, y, "input and output");
   ACL_SIM_REQUIRE(x.numel() == y.numel(), ACL_ERROR_OP_OUTPUT_NOT_MATCH, ctx.op_type, ": output shape ",
                   shape_str(y.shape), " does not match input ", shape_str(x.shape));
-  bool ok = is_float_dtype(x.dtype) ||
+  bool ok = (types != UnaryTypes::Integer && is_float_dtype(x.dtype)) ||
+            (types == UnaryTypes::Integer && is_int_dtype(x.dtype)) ||
             (types == UnaryTypes::Numeric && is_int_dtype(x.dtype)) ||
             (types == UnaryTypes::SignedNumeric &&
              (x.dtype == ACL_INT8 || x.dtype == ACL_INT16 || x.dtype == ACL_INT32 || x.dtype == ACL_INT64));
@@ -59,7 +60,8 @@ void run_unary(OpContext& ctx, const Op& op) {
     constexpr bool float_family = std::is_floating_point_v<T> || std::is_same_v<T, Half> ||
                                   std::is_same_v<T, BFloat16>;
     if constexpr (std::is_same_v<T, bool> || (!float_family && types == UnaryTypes::Float) ||
-                  (std::is_unsigned_v<T> && types == UnaryTypes::SignedNumeric)) {
+                  (std::is_unsigned_v<T> && types == UnaryTypes::SignedNumeric) ||
+                  (float_family && types == UnaryTypes::Integer)) {
       fail(ACL_ERROR_UNSUPPORTED_DATA_TYPE, ctx.op_type, ": unsupported dtype ", dtype_name(x.dtype));
     } else {
       const T* xp = static_cast<const T*>(x.data);

@@ -66,6 +66,14 @@ struct SignOp {
     else return static_cast<T>((x > 0) - (x < T(0)));
   }
 };
+struct BitwiseNotOp {
+  static constexpr UnaryTypes kTypes = UnaryTypes::Integer;
+  template <class T>
+  ACL_SIM_INLINE T operator()(T x) const {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(~x);
+    else return x;  // never instantiated for floats: run_unary rejects them first
+  }
+};
 struct ReluOp {
   static constexpr UnaryTypes kTypes = UnaryTypes::SignedNumeric;  // opset 14 adds int8..int64
   template <class T>
@@ -233,6 +241,7 @@ ACL_SIM_REGISTER_OP(Atanh, run_simple<AtanhOp>);
 ACL_SIM_REGISTER_OP(Neg, run_simple<NegOp>);
 ACL_SIM_REGISTER_OP(Abs, run_simple<AbsOp>);
 ACL_SIM_REGISTER_OP(Sign, run_simple<SignOp>);
+ACL_SIM_REGISTER_OP(BitwiseNot, run_simple<BitwiseNotOp>);
 ACL_SIM_REGISTER_OP(LeakyRelu, run_leaky_relu);
 ACL_SIM_REGISTER_OP(HardSigmoid, run_hard_sigmoid);
 ACL_SIM_REGISTER_OP(Elu, run_elu);

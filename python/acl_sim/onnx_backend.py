@@ -150,6 +150,7 @@ _PARAMETER_INPUTS = {
     "Upsample": {1}, "Squeeze": {1}, "Unsqueeze": {1}, "Split": {1}, "TopK": {1}, "OneHot": {1}, "CumSum": {1},
     "ReduceSum": {1}, "ReduceMean": {1}, "ReduceMax": {1}, "ReduceMin": {1}, "ReduceProd": {1}, "ReduceL1": {1},
     "ReduceL2": {1}, "ReduceLogSum": {1}, "ReduceLogSumExp": {1}, "ReduceSumSquare": {1}, "CenterCropPad": {1},
+    "AffineGrid": {1},
 }
 
 
@@ -161,6 +162,11 @@ def _parameter_inputs(model) -> set[str]:
         for k, name in enumerate(node.input):
             uses.setdefault(name, []).append(k in params)
     return {i.name for i in model.graph.input if uses.get(i.name) and all(uses[i.name])}
+
+
+def _shape_like(a: np.ndarray) -> bool:
+    """A scalar, or a short integer vector: the inputs that can carry a shape or a length."""
+    return a.ndim == 0 or (a.ndim == 1 and a.dtype.kind in "iu" and a.size <= 8)
 
 
 def _specialise(model, feeds: dict, fold: set[str]):
@@ -209,14 +215,26 @@ class AclSimDeferredRep(BackendRep):
             rep = _compile(self.model, dict(self.options, input_shape=shapes), self.graph_inputs)
             rep.folded = set()
             return rep
-        except CompileError:
-            if not fold:
-                raise
-        model = _specialise(self.model, arrays, fold)
-        rest = [n for n in self.graph_inputs if n not in fold]
-        rep = _compile(model, dict(self.options, input_shape={k: shapes[k] for k in rest}), rest)
-        rep.folded = fold
-        return rep
+        except CompileError as exc:
+            error = exc
+        # Then specialise on the parameter inputs; failing that, also on every scalar or short
+        # integer vector input: a value that decides an output shape (Range limits, a window
+        # length, ConstantOfShape's shape) must be a constant on a static-shape NPU.
+        attempts = [fold] if fold else []
+        shape_like = fold | {k for k, a in arrays.items() if k in self.graph_inputs and _shape_like(a)}
+        if shape_like and shape_like != fold:
+            attempts.append(shape_like)
+        for names in attempts:
+            model = _specialise(self.model, arrays, names)
+            rest = [n for n in self.graph_inputs if n not in names]
+            try:
+                rep = _compile(model, dict(self.options, input_shape={k: shapes[k] for k in rest}), rest)
+            except CompileError as exc:
+                error = exc
+                continue
+            rep.folded = names
+            return rep
+        raise error
 
     def close(self):
         for rep in self._reps.values():

@@ -2,9 +2,11 @@
 
     acl-sim atc --model=x.onnx --framework=5 --output=x --soc_version=Ascend910B1 [options]
 
-User errors print one line ("ATC run failed: ...") and return 1; --log=info
-prints the per-pass report. `--singleop=op.json` hands over to
-acl_sim.compiler.singleop.
+Exit codes (docs/atc.md): 0 success; 1 a user error -- a bad option or model, or a node ATC
+cannot compile -- printed as one line ("ATC run failed: node 'X' (Op, opset N, dtypes ...): why");
+2 an internal compiler error; 130 interrupted. `--check` lists every unsupported node without
+compiling (exit 0 when there is none, 1 otherwise). --log=info prints the per-pass report.
+`--singleop=op.json` hands over to acl_sim.compiler.singleop.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import sys
 
 USAGE = """usage: acl-sim atc --model=<file.onnx> --framework=5 --output=<name> --soc_version=<soc> [options]
        acl-sim atc --singleop=<op.json> --soc_version=<soc> --output=<dir>
+       acl-sim atc --check --model=<file.onnx>      (list every unsupported node, compile nothing)
 
 options (CANN spellings):
   --input_shape="name:1,3,224,224;name2:..."   (-1 marks dynamic dims)
@@ -56,6 +59,23 @@ def _print_graph(om_path: str, out) -> None:
               f"{', '.join(desc(i) for i in node['outputs'])} {node['attrs'] or ''}", file=out)
 
 
+def _check(model_path: str, out) -> int:
+    """--check: every node ATC cannot compile, one line each; 0 if there is none, else 1."""
+    from .node_check import unsupported_nodes
+    from .onnx_import import load_model
+
+    proto, _ = load_model(model_path)
+    lines = unsupported_nodes(proto)
+    for line in lines:
+        print(f"[ERROR] {line}", file=out)
+    nodes = len(proto.graph.node)
+    if lines:
+        print(f"ATC check failed: {len(lines)} unsupported of {nodes} nodes", file=out)
+        return 1
+    print(f"ATC check passed: all {nodes} nodes are supported", file=out)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     from . import compile_model
     from .errors import CompileError
@@ -76,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
             return int(singleop.main(argv) or 0)
         if not raw.get("model"):
             raise CompileError("--model is required")
+        if str(raw.get("check", "0")) not in ("0", "false"):
+            return _check(raw["model"], sys.stdout)
         if not raw.get("soc_version"):
             raise CompileError("--soc_version is required (e.g. --soc_version=Ascend910B1)")
         if "mode" in raw and str(raw.pop("mode")) != "0":

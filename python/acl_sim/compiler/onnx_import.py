@@ -111,7 +111,7 @@ def _value_info_shape(vi):
 
 def import_model(proto) -> tuple[Graph, dict]:
     """Returns (graph, input_specs) where input_specs[name] = (declared dims with -1 for unknown, dtype)."""
-    from onnx import helper, numpy_helper
+    from onnx import AttributeProto, helper, numpy_helper
 
     g = Graph()
     opset = 1
@@ -133,6 +133,8 @@ def import_model(proto) -> tuple[Graph, dict]:
         try:
             dtype = np.dtype(helper.tensor_dtype_to_np_dtype(elem))
         except Exception:
+            dtype = None
+        if dtype is None or dtype == object:  # strings, sequences, optionals: no device dtype
             raise CompileError(f"input '{vi.name}' has an unsupported element type {elem}") from None
         g.inputs.append(vi.name)
         specs[vi.name] = (_value_info_shape(vi), dtype)
@@ -146,7 +148,12 @@ def import_model(proto) -> tuple[Graph, dict]:
             g.consts[node.output[0]] = np.asarray(_constant_node_value(node))
             continue
         attrs = {a.name: _attr_value(a) for a in node.attribute}
-        g.nodes.append(Node(node.op_type, name, list(node.input), list(node.output), attrs, [name]))
+        ir_node = Node(node.op_type, name, list(node.input), list(node.output), attrs, [name])
+        if any(a.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS) for a in node.attribute):
+            from .passes.control_flow import attach_outer_refs
+
+            attach_outer_refs(ir_node)  # subgraphs' reads of this graph become visible inputs
+        g.nodes.append(ir_node)
     for name, arr in g.consts.items():
         g.shapes[name] = tuple(arr.shape)
         g.dtypes[name] = arr.dtype

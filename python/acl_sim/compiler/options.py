@@ -244,6 +244,10 @@ def parse(raw: dict) -> Options:
     return o
 
 
+# Options that may be given without a value (--check alone means --check=1).
+FLAG_OPTIONS = {"check"}
+
+
 def parse_argv(argv: list[str]) -> dict:
     """['--name=value', '--name', 'value', ...] -> {name: value}; bad syntax raises CompileError."""
     raw: dict = {}
@@ -254,6 +258,8 @@ def parse_argv(argv: list[str]) -> dict:
             raise CompileError(f"unexpected argument '{arg}' (options look like --name=value)")
         if "=" in arg:
             key, value = arg[2:].split("=", 1)
+        elif arg[2:] in FLAG_OPTIONS:
+            key, value = arg[2:], "1"
         elif i + 1 < len(argv) and not argv[i + 1].startswith("--"):
             key, value = arg[2:], argv[i + 1]
             i += 1

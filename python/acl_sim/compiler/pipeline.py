@@ -11,7 +11,7 @@ import numpy as np
 
 import acl_sim
 
-from . import aipp, dynamic, memory_plan, om_writer, supported_ops
+from . import aipp, dynamic, memory_plan, node_check, om_writer, supported_ops
 from .errors import CompileError
 from .ir import Graph, Node
 from .onnx_import import import_model
@@ -103,11 +103,26 @@ def _graph_json(g: Graph, plan: dict, weights: om_writer.WeightStore) -> dict:
     return {"workspace_size": plan["workspace_size"], "tensors": tensors, "nodes": nodes}
 
 
+def _import_checked(proto):
+    """import_model + the early op check; a failure names the node with its op, opset, dtypes and
+    the attribute at fault (node_check), and counts the other unsupported nodes."""
+    try:
+        base, specs = import_model(proto)
+        supported_ops.check_importable(base)
+        return base, specs
+    except CompileError:
+        lines = node_check.unsupported_nodes(proto)
+        if not lines:
+            raise
+        more = (f" (+{len(lines) - 1} more unsupported nodes; `acl-sim atc --check` lists them)"
+                if len(lines) > 1 else "")
+        raise CompileError(lines[0] + more) from None
+
+
 def compile_graph(proto, options: Options, source_sha256: str, out_path: str) -> dict:
     """Compiles a ModelProto into the .om file `out_path`; returns the report."""
     start = time.perf_counter()
-    base, specs = import_model(proto)
-    supported_ops.check_importable(base)
+    base, specs = _import_checked(proto)
     ctx = PassContext(options)
     for name, fn in SHAPE_FREE_PIPELINE:
         _run_pass(name, fn, base, ctx, None)

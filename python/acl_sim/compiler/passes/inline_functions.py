@@ -77,10 +77,10 @@ def expand(g: Graph, node: Node, opset: int) -> list[Node]:
     defaults = {k: a.default_value for k, a in schema.attributes.items() if a.default_value.type}
     raw: list[Node] = []
     for k, body_node in enumerate(fn.node):
-        if body_node.domain not in ("", "ai.onnx") or \
-                any(a.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS) for a in body_node.attribute):
-            raise CompileError(f"unsupported op '{node.op}' (node '{node.name}'): its ONNX function uses "
-                               f"{body_node.op_type}")
+        if body_node.domain not in ("", "ai.onnx"):
+            raise CompileError(f"node '{node.name}' ({node.op}): op is not supported (its ONNX function uses "
+                               f"{body_node.domain}.{body_node.op_type})")
+        has_graph = any(a.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS) for a in body_node.attribute)
         attrs = {}
         for attr in body_node.attribute:
             if attr.ref_attr_name:
@@ -88,7 +88,7 @@ def expand(g: Graph, node: Node, opset: int) -> list[Node]:
                     attrs[attr.name] = node.attrs[attr.ref_attr_name]
                 elif attr.ref_attr_name in defaults:
                     attrs[attr.name] = _attr_value(defaults[attr.ref_attr_name])
-            elif attr.type != AttributeProto.GRAPH:
+            else:
                 attrs[attr.name] = _attr_value(attr)
         if body_node.op_type == "Constant":
             proto_like = type("ConstNode", (), {"attribute": body_node.attribute, "name": node.name})
@@ -107,8 +107,15 @@ def expand(g: Graph, node: Node, opset: int) -> list[Node]:
             g.consts[out] = value
             g.shapes[out], g.dtypes[out] = tuple(value.shape), value.dtype
             continue
-        raw.append(Node(body_node.op_type, f"{node.name}/{k}", [actual(i) for i in body_node.input],
-                        [actual(o) for o in body_node.output], attrs, list(node.sources)))
+        inner = Node(body_node.op_type, f"{node.name}/{k}", [actual(i) for i in body_node.input], [], attrs,
+                     list(node.sources))
+        if has_graph:  # If / Scan in the body: their subgraphs read function-scope names
+            from .control_flow import BODY_OPSET, attach_outer_refs
+
+            attach_outer_refs(inner, actual)
+            inner.attrs[BODY_OPSET] = fn_opset
+        inner.outputs = [actual(o) for o in body_node.output]
+        raw.append(inner)
     # Body nodes use the function's opset: bring them to the canonical one like imported nodes.
     out: list[Node] = []
     g._mask_readers = {i for n in raw for i in n.inputs} | set(g.outputs)

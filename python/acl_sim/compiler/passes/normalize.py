@@ -104,7 +104,9 @@ def _rewrite(g: Graph, node: Node, opset: int, out: list, stats: dict) -> None:
     elif op == "BatchNormalization":
         for key in ("spatial", "consumed_inputs", "is_test"):
             a.pop(key, None)
-        if any(o for o in node.outputs[1:]):
+        # Inference keeps Y only; opset-14+ training mode computes the running statistics too
+        # (passes/lowerings.py decomposes it).
+        if any(o for o in node.outputs[1:]) and not int(a.get("training_mode", 0)):
             node.outputs = node.outputs[:1]
     elif op in ("Gemm", "Add", "Sub", "Mul", "Div") and opset < 7:
         if a.pop("broadcast", 0) and "axis" in a:

@@ -25,7 +25,7 @@ DENY = {"LayerNormalization", "Softmax", "LogSoftmax", "ReduceMean", "ReduceSum"
 FIXED_INPUTS = {"Resize": {1, 2, 3}, "Reshape": {1}, "Expand": {1}, "Tile": {1}, "Slice": {1, 2, 3, 4},
                 "Pad": {1, 3}, "Split": {1}, "Squeeze": {1}, "Unsqueeze": {1}, "ReduceSum": {1}, "Gather": {1},
                 "BatchNormalization": set(), "Where": {0}}
-NO_COMPUTE = {"Cast", "Identity", "Shape", "Equal", "Less", "Greater", "Not", "ArgMax", "ArgMin"}
+NO_COMPUTE = {"Cast", "BitCast", "Identity", "Shape", "Equal", "Less", "Greater", "Not", "ArgMax", "ArgMin"}
 
 F32, F16 = np.dtype(np.float32), np.dtype(np.float16)
 

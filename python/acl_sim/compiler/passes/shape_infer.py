@@ -22,9 +22,11 @@ UNARY_SAME = {
     "BatchNormalization", "LayerNormalization", "InstanceNormalization", "Mish", "Celu", "ThresholdedRelu",
     "PRelu", "MeanVarianceNormalization", "LpNormalization", "Shrink", "Softsign", "IsInf", "IsNaN",
     "Acos", "Asin", "Atan", "Tan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Hardmax", "GroupNormalization",
+    "BitwiseNot",
 }
 BINARY_BROADCAST = {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "And", "Or", "Xor",
-                    "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "Mod", "Where"}
+                    "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "Mod", "Where",
+                    "BitwiseAnd", "BitwiseOr", "BitwiseXor"}
 BOOL_OUT = {"IsInf", "IsNaN", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Not"}
 
 # Constant inputs up to this many elements are handed to onnx shape inference as data.
@@ -54,6 +56,18 @@ def _fast_rule(g: Graph, node: Node):
     return None
 
 
+def _inference_opset(op: str, g: Graph) -> int:
+    """The canonical opset, or the source model's for ops newer than it (BitCast, CumProd, ...):
+    onnx infers an op only at an opset that defines it."""
+    from onnx import defs
+
+    try:
+        defs.get_schema(op, g.opset, "")
+        return g.opset
+    except Exception:
+        return max(g.opset, g.source_opset, 20 if op == "Gelu" else 0)
+
+
 def _onnx_rule(g: Graph, node: Node):
     from onnx import helper, numpy_helper, shape_inference
 
@@ -77,7 +91,7 @@ def _onnx_rule(g: Graph, node: Node):
              for k, v in node.attrs.items()}
     proto = helper.make_node(node.op, names, outs, **attrs)
     graph = helper.make_graph([proto], "infer", value_infos, [], initializer=inits)
-    opset = 20 if node.op == "Gelu" else g.opset
+    opset = _inference_opset(node.op, g)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8
     try:
@@ -123,10 +137,35 @@ def lower_to_canonical(g: Graph, node: Node) -> None:
         node.inputs = [node.inputs[0], g.add_const("split", np.asarray(sizes, dtype=np.int64))]
     elif node.op == "Resize" and "axes" in node.attrs:
         _resize_axes_to_full_rank(g, node)
-    if node.op == "Resize" and (node.attrs.get("antialias", 0) or
-                                node.attrs.get("keep_aspect_ratio_policy", "stretch") != "stretch"):
-        raise CompileError(f"node '{node.name}' (Resize): antialias and keep_aspect_ratio_policy "
-                           f"(opset 18) are not supported")
+    if node.op == "Resize" and node.attrs.get("antialias", 0):
+        raise CompileError(f"node '{node.name}' (Resize, opset {g.source_opset}): attribute antialias=1 is not "
+                           f"supported")
+
+
+def _resize_policy_to_scales(g: Graph, node: Node, shape, axes, policy: str) -> None:
+    """keep_aspect_ratio_policy with `axes` (opset 18): one scale over the listed axes, as ONNX
+    defines it -- min (not_larger) or max (not_smaller) of sizes / input -- becomes a full-rank
+    scales input; the output size is round(scale * input) on those axes (kept for infer_node)."""
+    sizes = g.const(node.inputs[3])
+    if sizes is None:
+        raise CompileError(f"node '{node.name}' (Resize): sizes must be a constant with keep_aspect_ratio_policy")
+    ratios = [float(sizes.reshape(-1)[k]) / shape[a] for k, a in enumerate(axes)]
+    scale = min(ratios) if policy == "not_larger" else max(ratios)
+    scales = np.ones(len(shape), dtype=np.float32)
+    out = list(shape)
+    for a in axes:
+        scales[a] = scale
+        out[a] = int(scale * shape[a] + 0.5)
+    roi = node.inputs[1] if len(node.inputs) > 1 else ""
+    if roi:
+        raise CompileError(f"node '{node.name}' (Resize): roi with keep_aspect_ratio_policy and axes is not supported")
+    node.inputs = [node.inputs[0], "", g.add_const("resize_scales", scales)]
+    node.attrs.pop("keep_aspect_ratio_policy")
+    node.attrs[OUTPUT_SHAPE] = out
+
+
+# Set by a lowering that fixes the output shape itself (onnx's rule would round differently).
+OUTPUT_SHAPE = "__output_shape__"
 
 
 def _resize_axes_to_full_rank(g: Graph, node: Node) -> None:
@@ -134,6 +173,10 @@ def _resize_axes_to_full_rank(g: Graph, node: Node) -> None:
     shape = g.shape(node.inputs[0])
     rank = len(shape)
     axes = [int(a) % rank for a in node.attrs.pop("axes")]
+    policy = node.attrs.get("keep_aspect_ratio_policy", "stretch")
+    if policy != "stretch" and len(node.inputs) > 3 and node.inputs[3]:
+        _resize_policy_to_scales(g, node, shape, axes, policy)
+        return
     inputs = list(node.inputs) + [""] * (4 - len(node.inputs))
     for idx, fill in ((1, None), (2, 1.0), (3, None)):
         name = inputs[idx]
@@ -168,6 +211,9 @@ def infer_node(g: Graph, node: Node):
     if rule is None:
         missing = [i for i in node.inputs if i and g.shape(i) is None]
         raise CompileError(f"shape of '{missing[0] if missing else node.inputs}' unknown at node '{node.name}'")
+    forced = node.attrs.pop(OUTPUT_SHAPE, None)
+    if forced is not None:
+        rule = [(tuple(forced), rule[0][1])] + list(rule[1:])
     for name, (shape, dtype) in zip(node.outputs, rule):
         if not name:
             continue
@@ -186,16 +232,26 @@ def run(g: Graph, ctx) -> dict:
             raise CompileError(f"input '{name}' has no static shape {shape}; set it with --input_shape")
     from collections import deque
 
-    from . import inline_functions
+    from . import control_flow, inline_functions, lowerings
 
     folded, inferred, expanded = 0, 0, 0
     kept, queue = [], deque(g.nodes)
     while queue:
         node = queue.popleft()
+        if lowerings.lowerable(g, node):
+            queue.extendleft(reversed(lowerings.lower(g, node)))
+            expanded += 1
+            continue
+        if control_flow.unrollable(node):
+            queue.extendleft(reversed(control_flow.unroll(g, node, g.source_opset)))
+            expanded += 1
+            continue
         if inline_functions.expandable(node.op, g.source_opset):
             queue.extendleft(reversed(inline_functions.expand(g, node, g.source_opset)))
             expanded += 1
             continue
+        if all(not i or g.shape(i) is not None for i in node.inputs):
+            lower_to_canonical(g, node)  # also before folding: the evaluator runs the canonical opset
         if try_fold(g, node):
             folded += 1
             continue

@@ -1,0 +1,130 @@
+"""Ops ATC decomposes into kernel-library ops (passes/lowerings.py): RNN / GRU / LSTM unrolled
+over the sequence, training-mode BatchNormalization, QLinearMatMul. Each runs on acl_sim's
+runtime and is compared with onnx's NumPy reference evaluator (seeded data)."""
+import numpy as np
+import pytest
+from onnx import TensorProto, helper
+from onnx.reference import ReferenceEvaluator
+
+from acl_sim.compiler import CompileError, compile_model
+from acl_sim.compiler.om_reader import read_om
+from atc_util import make_model
+
+
+def _compare(model, feeds, rtol=2e-5, atol=2e-6):
+    import acl_sim.onnx_backend as backend
+
+    want = ReferenceEvaluator(model).run(None, feeds)
+    rep = backend.prepare(model)
+    try:
+        got = list(rep.run(feeds))
+    finally:
+        rep.close()
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype
+        if w.dtype.kind == "f":
+            np.testing.assert_allclose(g, w, rtol=rtol, atol=atol)
+        else:
+            np.testing.assert_array_equal(g, w)
+
+
+CASES = [  # op, gates, attrs, with bias / initial state / peepholes
+    ("RNN", 1, {}, False),
+    ("RNN", 1, {"direction": "bidirectional"}, True),
+    ("GRU", 3, {}, True),
+    ("GRU", 3, {"linear_before_reset": 1, "direction": "reverse"}, True),
+    ("GRU", 3, {"direction": "bidirectional"}, False),
+    ("LSTM", 4, {}, False),
+    ("LSTM", 4, {"direction": "bidirectional"}, True),
+]
+
+
+@pytest.mark.parametrize("op,gates,attrs,full", CASES)
+def test_recurrent_ops_unroll(op, gates, attrs, full):
+    rng = np.random.default_rng(41)
+    steps, batch, inp, hidden = 4, 3, 5, 6
+    dirs = 2 if attrs.get("direction") == "bidirectional" else 1
+    feeds = {"X": rng.standard_normal((steps, batch, inp)).astype(np.float32),
+             "W": (0.5 * rng.standard_normal((dirs, gates * hidden, inp))).astype(np.float32),
+             "R": (0.5 * rng.standard_normal((dirs, gates * hidden, hidden))).astype(np.float32)}
+    inputs = ["X", "W", "R"]
+    if full:
+        feeds["B"] = (0.3 * rng.standard_normal((dirs, 2 * gates * hidden))).astype(np.float32)
+        feeds["initial_h"] = rng.standard_normal((dirs, batch, hidden)).astype(np.float32)
+        inputs += ["B", "", "initial_h"]
+        if op == "LSTM":
+            feeds["initial_c"] = rng.standard_normal((dirs, batch, hidden)).astype(np.float32)
+            feeds["P"] = (0.3 * rng.standard_normal((dirs, 3 * hidden))).astype(np.float32)
+            inputs += ["initial_c", "P"]
+    outputs = ["Y", "Y_h"] + (["Y_c"] if op == "LSTM" else [])
+    node = helper.make_node(op, inputs, outputs, hidden_size=hidden, **attrs)
+    shapes = {"Y": [steps, dirs, batch, hidden], "Y_h": [dirs, batch, hidden], "Y_c": [dirs, batch, hidden]}
+    model = make_model([node], [(k, list(v.shape)) for k, v in feeds.items()], [(o, shapes[o]) for o in outputs],
+                       opset=22)
+    _compare(model, feeds, rtol=1e-4, atol=1e-5)
+
+
+def test_recurrent_refusals_name_the_attribute(tmp_path):
+    node = helper.make_node("LSTM", ["X", "W", "R"], ["Y"], hidden_size=2, clip=1.0, name="lstm")
+    model = make_model([node], [("X", [2, 1, 3]), ("W", [1, 8, 3]), ("R", [1, 8, 2])], [("Y", None)], opset=22)
+    with pytest.raises(CompileError, match=r"node 'lstm' \(LSTM, opset 22\): attribute clip is not supported"):
+        compile_model(model, str(tmp_path / "m"), cache=False)
+
+
+def test_batchnorm_training_mode():
+    rng = np.random.default_rng(42)
+    feeds = {"x": rng.standard_normal((2, 3, 4, 5)).astype(np.float32),
+             "s": rng.standard_normal(3).astype(np.float32), "b": rng.standard_normal(3).astype(np.float32),
+             "m": rng.standard_normal(3).astype(np.float32), "v": rng.uniform(0.5, 2, 3).astype(np.float32)}
+    node = helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y", "rm", "rv"], training_mode=1,
+                            epsilon=1e-3, momentum=0.8)
+    model = make_model([node], [(k, list(v.shape)) for k, v in feeds.items()],
+                       [("y", [2, 3, 4, 5]), ("rm", [3]), ("rv", [3])], opset=15)
+    _compare(model, feeds, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("qtype", [TensorProto.UINT8, TensorProto.INT8])
+@pytest.mark.parametrize("per_axis", [False, True])
+def test_qlinear_matmul(tmp_path, qtype, per_axis):
+    """Per tensor, and per output column for b (onnx's reference evaluator mis-broadcasts per-row a scales)."""
+    rng = np.random.default_rng(43)
+    npq = np.uint8 if qtype == TensorProto.UINT8 else np.int8
+    info = np.iinfo(npq)
+    m, k, n = 3, 7, 4
+    feeds = {"a": rng.integers(info.min, info.max, (m, k)).astype(npq),
+             "sa": np.array(0.02, np.float32), "za": np.array(128 if npq is np.uint8 else 3, npq),
+             "b": rng.integers(info.min, info.max, (k, n)).astype(npq),
+             "sb": (rng.uniform(0.01, 0.05, n) if per_axis else np.array(0.03)).astype(np.float32),
+             "zb": (np.full(n, 120 if npq is np.uint8 else -2) if per_axis else
+                    np.array(120 if npq is np.uint8 else -2)).astype(npq),
+             "sy": np.array(0.9, np.float32), "zy": np.array(128 if npq is np.uint8 else 0, npq)}
+    node = helper.make_node("QLinearMatMul", ["a", "sa", "za", "b", "sb", "zb", "sy", "zy"], ["y"])
+    elem = {"a": qtype, "za": qtype, "b": qtype, "zb": qtype, "zy": qtype}
+    model = make_model([node], [(k2, list(v.shape), elem.get(k2, TensorProto.FLOAT)) for k2, v in feeds.items()],
+                       [("y", [m, n], qtype)], opset=21)
+    _compare(model, feeds)
+    report = compile_model(model, str(tmp_path / "q"), cache=False)
+    ops = [nd["op"] for nd in read_om(report["om_path"]).profile(0)["nodes"]]
+    assert "MatMul" in ops and ops[-1] == "QuantizeLinear"
+
+
+@pytest.mark.parametrize("equation,shapes,dtype", [
+    ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)], np.float32),   # MatMul path
+    ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)], np.float64),   # broadcast Mul + ReduceSum path
+    ("...ii->...i", [(3, 4, 4)], np.float64),               # diagonal under an ellipsis
+    ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)], np.float32),  # three operands
+    ("i,i", [(5,), (5,)], np.float32),                      # implicit output: a scalar
+    ("ijk->kj", [(2, 3, 4)], np.float32),                   # sum + transpose
+    ("ab,cb->ca", [(3, 4), (5, 4)], np.float16),            # MatMul with a transposed operand
+])
+def test_einsum(equation, shapes, dtype):
+    rng = np.random.default_rng(44)
+    names = [f"x{k}" for k in range(len(shapes))]
+    feeds = {n: rng.standard_normal(s).astype(dtype) for n, s in zip(names, shapes)}
+    want = np.einsum(equation, *[v.astype(np.float64) for v in feeds.values()])
+    elem = {np.float32: TensorProto.FLOAT, np.float64: TensorProto.DOUBLE, np.float16: TensorProto.FLOAT16}[dtype]
+    node = helper.make_node("Einsum", names, ["y"], equation=equation)
+    model = make_model([node], [(n, list(s), elem) for n, s in zip(names, shapes)], [("y", list(want.shape), elem)],
+                       opset=12)
+    _compare(model, feeds, rtol=2e-3 if dtype == np.float16 else 1e-5, atol=2e-3 if dtype == np.float16 else 1e-5)
