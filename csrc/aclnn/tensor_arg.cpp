@@ -5,7 +5,7 @@
 #include "aclnn/descriptors.h"
 #include "aclnn/status.h"
 #include "executor/thread_pool.h"
-#include "kernels/elementwise_cast.h"
+#include "kernels/strided_view.h"
 #include "kernels/fp16.h"
 #include "op/tensor_desc.h"
 #include "runtime/runtime.h"
@@ -151,109 +151,22 @@ Dense Dense::reshaped(std::vector<int64_t> shape) const {
 
 namespace {
 
-// A strided view reduced to the fewest dims: size-1 dims dropped, adjacent dims merged where both
-// operands are contiguous across them.
-struct Walk {
-  std::vector<int64_t> shape, s_src, s_dst;
-};
-
-Walk simplify(const std::vector<int64_t>& shape, const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-  Walk w;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == 1) continue;
-    if (!w.shape.empty() && w.s_src.back() == a[i] * shape[i] && w.s_dst.back() == b[i] * shape[i]) {
-      w.shape.back() *= shape[i];
-      w.s_src.back() = a[i];
-      w.s_dst.back() = b[i];
-      continue;
-    }
-    w.shape.push_back(shape[i]);
-    w.s_src.push_back(a[i]);
-    w.s_dst.push_back(b[i]);
-  }
-  if (w.shape.empty()) w = Walk{{1}, {1}, {1}};
-  return w;
-}
-
-template <class U>
-void copy_rows(const Walk& w, const unsigned char* src, unsigned char* dst) {
-  size_t r = w.shape.size();
-  int64_t inner = w.shape[r - 1];
-  int64_t rows = 1;
-  for (size_t i = 0; i + 1 < r; ++i) rows *= w.shape[i];
-  int64_t is = w.s_src[r - 1], id = w.s_dst[r - 1];
-  auto row = [&](int64_t row_index) {
-    int64_t so = 0, doff = 0, rem = row_index;
-    for (size_t i = r - 1; i-- > 0;) {
-      int64_t k = rem % w.shape[i];
-      rem /= w.shape[i];
-      so += k * w.s_src[i];
-      doff += k * w.s_dst[i];
-    }
-    const U* s = reinterpret_cast<const U*>(src) + so;
-    U* d = reinterpret_cast<U*>(dst) + doff;
-    if (is == 1 && id == 1) {
-      std::memmove(d, s, static_cast<size_t>(inner) * sizeof(U));
-    } else {
-      for (int64_t j = 0; j < inner; ++j) d[j * id] = s[j * is];
-    }
-  };
-  constexpr int64_t kRowsPerBlock = 64;
-  int64_t total = rows * inner;
-  if (total < (1 << 16) || rows < 2) {
-    for (int64_t i = 0; i < rows; ++i) row(i);
-    return;
-  }
-  int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
-  ThreadPool::instance().parallel_for(static_cast<size_t>(blocks), [&](size_t b) {
-    int64_t end = std::min<int64_t>(rows, (static_cast<int64_t>(b) + 1) * kRowsPerBlock);
-    for (int64_t i = static_cast<int64_t>(b) * kRowsPerBlock; i < end; ++i) row(i);
-  });
-}
-
-// Element copy between two strided views of the same dtype and shape.
-void strided_copy(const void* src, const std::vector<int64_t>& s_strides, void* dst,
-                  const std::vector<int64_t>& d_strides, const std::vector<int64_t>& shape, size_t elem) {
-  if (element_count(shape) == 0) return;
-  Walk w = simplify(shape, s_strides, d_strides);
-  auto s = static_cast<const unsigned char*>(src);
-  auto d = static_cast<unsigned char*>(dst);
-  switch (elem) {
-    case 1: return copy_rows<uint8_t>(w, s, d);
-    case 2: return copy_rows<uint16_t>(w, s, d);
-    case 4: return copy_rows<uint32_t>(w, s, d);
-    case 8: return copy_rows<uint64_t>(w, s, d);
-    default: fail(ACLNN_ERR_INNER, "element size ", elem, " is not supported by strided copies");
-  }
-}
-
-std::vector<int64_t> dense_strides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> s(shape.size(), 1);
-  for (size_t i = shape.size(); i-- > 1;) s[i - 1] = s[i] * shape[i];
-  return s;
-}
-
-void cast(const void* src, int sdt, void* dst, int ddt, int64_t n) {
-  OpContext ctx;
-  ctx.op_type = "aclnn cast";
-  kern::cast_elements(ctx, src, sdt, dst, ddt, n);
-}
-
 void require_byte_dtype(const TensorArg& t) {
   ACL_SIM_REQUIRE(t.elem_bytes() != 0, ACLNN_ERR_PARAM_INVALID, "dtype ", acl_dtype_name(t.dtype),
                   " cannot be read element by element (packed sub-byte type)");
 }
 
+kern::StridedView view_of(const TensorArg& t) { return kern::StridedView{t.data, t.dtype, t.shape, t.strides, t.offset}; }
+
 }  // namespace
 
+// Every gather / scatter goes through kern::strided_copy: one pass that converts the dtype,
+// broadcasts, and stages overlapping operands.
 Dense read_dense(const TensorArg& t, int dtype) {
   require_byte_dtype(t);
   if (t.contiguous() && t.dtype == dtype) return Dense(dtype, t.shape, t.origin());
-  Dense same(t.dtype, t.shape);
-  strided_copy(t.origin(), t.strides, same.data(), dense_strides(t.shape), t.shape, t.elem_bytes());
-  if (t.dtype == dtype) return same;
   Dense out(dtype, t.shape);
-  cast(same.data(), t.dtype, out.data(), dtype, same.numel());
+  kern::strided_copy("aclnn", view_of(t), kern::strided_of(out.view()));
   return out;
 }
 
@@ -268,14 +181,7 @@ void commit(const Dense& d, const TensorArg& out) {
   require_byte_dtype(out);
   ACL_SIM_REQUIRE(d.numel() == out.numel(), ACLNN_ERR_INNER, "result of ", d.numel(), " elements for an output of ",
                   out.numel());
-  const void* src = d.data();
-  Dense converted;
-  if (d.dtype() != out.dtype) {
-    converted = Dense(out.dtype, d.shape());
-    cast(d.data(), d.dtype(), converted.data(), out.dtype, d.numel());
-    src = converted.data();
-  }
-  strided_copy(src, dense_strides(out.shape), out.origin(), out.strides, out.shape, out.elem_bytes());
+  kern::strided_copy("aclnn", kern::strided_of(d.reshaped(out.shape).view()), view_of(out));
 }
 
 void copy_view(const TensorArg& src, const TensorArg& dst) {
@@ -283,11 +189,7 @@ void copy_view(const TensorArg& src, const TensorArg& dst) {
                   ": shapes differ");
   require_byte_dtype(src);
   require_byte_dtype(dst);
-  if (src.dtype == dst.dtype) {
-    strided_copy(src.origin(), src.strides, dst.origin(), dst.strides, dst.shape, dst.elem_bytes());
-    return;
-  }
-  commit(read_dense(src, dst.dtype), dst);
+  kern::strided_copy("aclnn", view_of(src), view_of(dst));
 }
 
 void run_kernel(const char* onnx_op, std::vector<TensorView> inputs, std::vector<TensorView> outputs, const Attrs* attrs) {

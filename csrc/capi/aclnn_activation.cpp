@@ -73,9 +73,10 @@ ACLNN_OPERATOR(Hardsigmoid, (const aclTensor* self, aclTensor* out), [&] {
   a.set("beta", 0.5);
   return plan_unary(op, "HardSigmoid", tensor_arg(self, "self"), tensor_arg(out, "out"), a);
 }())
+// aclnnGelu is documented as the tanh approximation 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
 ACLNN_OPERATOR(Gelu, (const aclTensor* self, aclTensor* out),
                plan_unary(op, "Gelu", tensor_arg(self, "self"), tensor_arg(out, "out"),
-                          attr("approximate", std::string("none"))))
+                          attr("approximate", std::string("tanh"))))
 ACLNN_OPERATOR(GeluV2, (const aclTensor* self, int64_t approximate, aclTensor* out),
                plan_unary(op, "Gelu", tensor_arg(self, "self"), tensor_arg(out, "out"),
                           attr("approximate", std::string(gelu_kind(op, approximate) == GluKind::GeluTanh ? "tanh"

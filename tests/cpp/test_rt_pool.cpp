@@ -30,15 +30,15 @@ static void test_rounding_and_alignment() {
   MemPool pool(0, 64 << 20);
   char* a = static_cast<char*>(pool.allocate(1));
   char* b = static_cast<char*>(pool.allocate(1));
-  CHECK(reinterpret_cast<uintptr_t>(a) % 64 == 0);
-  CHECK(b - a == 64);  // ALIGN_UP(1,32)+32 = 64
+  CHECK(reinterpret_cast<uintptr_t>(a) % 128 == 0);
+  CHECK(b - a == 128);  // ALIGN_UP(1,32)+32 = 64 -> 128-byte block (blocks start 128-byte aligned)
   char* c = static_cast<char*>(pool.allocate(33));
   char* d = static_cast<char*>(pool.allocate(33));
   CHECK(d - c == 128);  // ALIGN_UP(33,32)+32 = 96 -> 128-byte block
   char* e = static_cast<char*>(pool.allocate(64, /*pad=*/false));
   char* f = static_cast<char*>(pool.allocate(64, false));
-  CHECK(f - e == 64);
-  CHECK(pool.used() == 64 + 64 + 128 + 128 + 64 + 64);
+  CHECK(f - e == 128);
+  CHECK(pool.used() == 6 * 128);
   pool.check_range(c, 96);
   CHECK(error_code([&] { pool.check_range(c, 97); }) == ACL_ERROR_RT_PARAM_INVALID);
   CHECK(error_code([&] { pool.check_range(c + 100, 1); }) == ACL_ERROR_RT_PARAM_INVALID);
@@ -59,8 +59,8 @@ static void test_reuse_split_coalesce() {
   CHECK(pool.allocate(1000) == a);  // exact-size cache hit
   void* b = pool.allocate(1000);
   void* c = pool.allocate(1000);
-  // Fill the rest of the 2 MiB segment (3 blocks of 1088 bytes used) so only coalescing can serve 3000.
-  void* rest = pool.allocate((2u << 20) - 3 * 1088, /*pad=*/false);
+  // Fill the rest of the 2 MiB segment (3 blocks of 1152 bytes used) so only coalescing can serve 3000.
+  void* rest = pool.allocate((2u << 20) - 3 * 1152, /*pad=*/false);
   pool.free(a);
   pool.free(b);
   pool.free(c);
