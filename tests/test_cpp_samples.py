@@ -1,6 +1,7 @@
 """C++ programs built the way CANN's samples build (tests/samples/*/CMakeLists.txt: INSTALL_DIR from the
 environment, headers from $INSTALL_DIR/runtime/include, libascendcl / libacl_cblas from
-$INSTALL_DIR/runtime/lib64/stub), run, and checked against float64 NumPy references."""
+$INSTALL_DIR/runtime/lib64/stub) with INSTALL_DIR at the toolkit folder (`python -m acl_sim
+--toolkit-dir`), run, and checked against float64 NumPy references."""
 import os
 import shutil
 import subprocess
@@ -23,24 +24,14 @@ def _run(cmd, **kw):
 
 @pytest.fixture(scope="session")
 def toolkit(tmp_path_factory):
-    """A folder in CANN's toolkit layout over acl_sim's installed headers and libraries."""
-    root = tmp_path_factory.mktemp("toolkit")
-    build_dir = os.environ.get("ACL_SIM_BUILD_DIR")
-    if build_dir:
-        prefix = root / "prefix"
-        _run(["cmake", "--install", str(Path(build_dir).resolve()), "--prefix", str(prefix)])
-        include = prefix / "include"
-        libdir = next(p for p in (prefix / "lib", prefix / "lib64") if (p / "libascendcl.so").exists())
-    else:
-        import acl_sim
-        include, libdir = Path(acl_sim.get_include()), Path(acl_sim.get_library_dir())
-    tk = root / "ascend-toolkit"
-    (tk / "runtime" / "lib64" / "stub").mkdir(parents=True)
-    (tk / "runtime" / "include").symlink_to(include, target_is_directory=True)
-    for lib in ("libascendcl.so", "libacl_cblas.so", "libacl_op_compiler.so"):
-        (tk / "runtime" / "lib64" / "stub" / lib).symlink_to(libdir / lib)
-        (tk / "runtime" / "lib64" / lib).symlink_to(libdir / lib)
-    return tk
+    """The CANN-layout toolkit folder (`python -m acl_sim --toolkit-dir`, docs in README)."""
+    root = tmp_path_factory.mktemp("toolkit") / "ascend-toolkit"
+    out = _run([sys.executable, "-m", "acl_sim", "--toolkit-dir", str(root)]).stdout.strip()
+    assert Path(out) == root
+    for lib in ("libascendcl.so", "libacl_cblas.so"):
+        assert (root / "runtime" / "lib64" / "stub" / lib).exists(), lib
+    assert (root / "runtime" / "include" / "acl" / "ops" / "acl_cblas.h").is_file()
+    return root
 
 
 def build_sample(name, toolkit, tmp_path):
@@ -49,7 +40,7 @@ def build_sample(name, toolkit, tmp_path):
     gen = ["-G", "Ninja"] if shutil.which("ninja") else []
     _run(["cmake", "-S", str(SAMPLES / name), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release", *gen], env=env)
     _run(["cmake", "--build", str(build)], env=env)
-    run_env = dict(os.environ, LD_LIBRARY_PATH=str(toolkit / "runtime" / "lib64"), ASCEND_GLOBAL_LOG_LEVEL="3")
+    run_env = dict(os.environ, LD_LIBRARY_PATH=str(toolkit / "lib64"), ASCEND_GLOBAL_LOG_LEVEL="3")
     return build, run_env
 
 

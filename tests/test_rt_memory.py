@@ -148,6 +148,11 @@ def test_memset(acl, device):
     host, _ = acl.rt.malloc_host(128)
     assert acl.rt.memset(host, 128, 5, 128) == 0
     assert acl.util.ptr_to_bytes(host, 128) == b"\x05" * 128
+    # pageable host memory (not from aclrtMallocHost) is refused, as is a range past a host block
+    plain = np.full(256, 3, dtype=np.uint8)
+    assert acl.rt.memset(plain.ctypes.data, 256, 0, 256) == C.ACL_ERROR_RT_PARAM_INVALID
+    assert (plain == 3).all()
+    assert acl.rt.memset(host + 64, 128, 5, 128) == C.ACL_ERROR_RT_PARAM_INVALID
     acl.rt.free_host(host)
 
 

@@ -45,7 +45,7 @@ void launch(const char* op, void* workspace, uint64_t workspace_size, aclOpExecu
   std::shared_ptr<Stream> s;
   try {
     Runtime::get().require_initialized();
-    s = resolve_stream_ptr(stream);
+    s = resolve_stream(stream);
     if (need > 0) {
       Device* d = Runtime::get().find_device_of(workspace);
       ACL_SIM_REQUIRE(d != nullptr, ACL_ERROR_RT_PARAM_INVALID, "workspace ", workspace, " is not device memory");

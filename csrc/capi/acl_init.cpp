@@ -24,11 +24,11 @@ aclError get_version(const char* fn, int32_t* major, int32_t* minor, int32_t* pa
 extern "C" {
 
 ACL_FUNC_VISIBILITY aclError aclInit(const char* configPath) {
-  return api_call("aclInit", [&] { Runtime::get().init(configPath); });
+  return api_call_ungated("aclInit", [&] { Runtime::get().init(configPath); });
 }
 
 ACL_FUNC_VISIBILITY aclError aclFinalize(void) {
-  return api_call("aclFinalize", [&] { Runtime::get().finalize(); });
+  return api_call_ungated("aclFinalize", [&] { Runtime::get().finalize(); });
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {

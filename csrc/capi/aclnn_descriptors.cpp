@@ -112,14 +112,14 @@ ACLNN_API aclnnStatus aclDestroyTensorList(const aclTensorList* array) {
   return api_call("aclDestroyTensorList", [&] {
     auto l = require_tensor_list(array, "array");
     tensor_lists().remove(array);
-    for (const auto& t : l->tensors) tensors().remove(t.get());
+    for (const auto& t : l->tensors) tensors().remove(tensors().handle_of(t.get()));
   });
 }
 ACLNN_API aclnnStatus aclDestroyScalarList(const aclScalarList* array) {
   return api_call("aclDestroyScalarList", [&] {
     auto l = require_scalar_list(array, "array");
     scalar_lists().remove(array);
-    for (const auto& s : l->scalars) scalars().remove(s.get());
+    for (const auto& s : l->scalars) scalars().remove(scalars().handle_of(s.get()));
   });
 }
 

@@ -1,14 +1,17 @@
 // The C boundary. Every extern "C" entry point runs its body through
 // api_call(); exceptions become a CANN code, and the message is stored per
 // thread for aclGetRecentErrMsg and logged at ERROR level. No C++ exception
-// ever crosses the boundary.
+// ever crosses the boundary. api_call and api_value also mark the call as in
+// flight (runtime/call_gate.h), so aclFinalize waits for it before freeing.
 #pragma once
 
 #include <new>
+#include <utility>
 #include <string>
 
 #include "acl/acl_base.h"
 #include "common/error.h"
+#include "runtime/call_gate.h"
 
 namespace acl_sim::capi {
 
@@ -19,9 +22,10 @@ int record_failure_quiet(const char* fn, int code, const char* message);
 /** The calling thread's last message, or nullptr. */
 const char* recent_message();
 
-/** Run body(); map exceptions to codes. Use for functions returning aclError. */
+/** As api_call, without marking the call in flight: only for aclInit / aclFinalize themselves
+ *  (a concurrent aclFinalize waiting for them would deadlock). */
 template <class Body>
-aclError api_call(const char* fn, Body&& body) noexcept {
+aclError api_call_ungated(const char* fn, Body&& body) noexcept {
   try {
     body();
     return ACL_SUCCESS;
@@ -36,7 +40,17 @@ aclError api_call(const char* fn, Body&& body) noexcept {
   }
 }
 
-/** As api_call, but Error outcomes are logged at INFO (aclrtProcessReport timeouts are routine). */
+/** Run body(); map exceptions to codes. Use for functions returning aclError. */
+template <class Body>
+aclError api_call(const char* fn, Body&& body) noexcept {
+  CallGate::Scope in_flight;
+  return api_call_ungated(fn, std::forward<Body>(body));
+}
+
+/** As api_call_ungated, but Error outcomes are logged at INFO. For aclrtProcessReport: its timeouts
+ *  are routine, and it is not an in-flight call for aclFinalize, which needs report threads to keep
+ *  running blocking callbacks while it drains the streams (and would wait forever for a thread
+ *  parked in aclrtProcessReport(-1)). */
 template <class Body>
 aclError api_call_quiet(const char* fn, Body&& body) noexcept {
   try {
@@ -45,13 +59,14 @@ aclError api_call_quiet(const char* fn, Body&& body) noexcept {
   } catch (const Error& e) {
     return record_failure_quiet(fn, e.code(), e.what());
   } catch (...) {
-    return api_call(fn, [] { throw; });
+    return api_call_ungated(fn, [] { throw; });
   }
 }
 
 /** As api_call, for functions that return a value (pointer, size): @p on_error is returned on failure. */
 template <class T, class Body>
 T api_value(const char* fn, T on_error, Body&& body) noexcept {
+  CallGate::Scope in_flight;
   try {
     return body();
   } catch (const Error& e) {

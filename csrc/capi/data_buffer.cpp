@@ -3,66 +3,78 @@
 #include <cstring>
 
 #include "capi/api_guard.h"
+#include "capi/data_buffer_view.h"
 #include "common/handle_table.h"
-#include "runtime/data_buffer.h"
 
 using namespace acl_sim;
 using namespace acl_sim::capi;
 
-namespace acl_sim {
+namespace acl_sim::capi {
 namespace {
 HandleTable<aclDataBuffer>& buffers() {
   static auto* table = new HandleTable<aclDataBuffer>();  // never destroyed: buffers may outlive statics
   return *table;
 }
 
-aclDataBuffer* require_buffer(const aclDataBuffer* b) {
-  if (!b) fail(ACL_ERROR_INVALID_PARAM, "dataBuffer must not be NULL");
+std::shared_ptr<aclDataBuffer> require_buffer(const aclDataBuffer* b, const char* what) {
+  if (!b) fail(ACL_ERROR_INVALID_PARAM, what, " is NULL");
   auto p = buffers().find(b);
-  if (!p) fail(ACL_ERROR_INVALID_PARAM, "dataBuffer ", static_cast<const void*>(b), " is not a live data buffer");
-  return p.get();
+  if (!p) fail(ACL_ERROR_INVALID_PARAM, what, " ", static_cast<const void*>(b), " is not a live data buffer (never created or already destroyed)");
+  return p;
 }
 }  // namespace
 
-bool is_live_data_buffer(const aclDataBuffer* b) { return b && buffers().contains(b); }
+BufferView view_data_buffer(const aclDataBuffer* buffer, const char* what) {
+  auto b = require_buffer(buffer, what);
+  std::lock_guard<std::mutex> lock(b->mu);
+  return BufferView{b->data, b->size};
+}
 
-}  // namespace acl_sim
+void update_data_buffer(const aclDataBuffer* buffer, void* addr, size_t size, const char* what) {
+  auto b = require_buffer(buffer, what);
+  std::lock_guard<std::mutex> lock(b->mu);
+  b->data = addr;
+  b->size = size;
+}
+
+}  // namespace acl_sim::capi
 
 extern "C" {
 
 ACL_FUNC_VISIBILITY aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
   return api_value<aclDataBuffer*>("aclCreateDataBuffer", nullptr, [&] {
     // (NULL, 0) is allowed: model outputs created that way are allocated by aclmdlExecute.
-    return buffers().add(std::make_shared<aclDataBuffer>(aclDataBuffer{data, size}));
+    auto b = std::make_shared<aclDataBuffer>();
+    b->data = data;
+    b->size = size;
+    return buffers().add(std::move(b));
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
   return api_call("aclDestroyDataBuffer", [&] {
-    require_buffer(dataBuffer);
-    buffers().remove(dataBuffer);
+    if (!dataBuffer) fail(ACL_ERROR_INVALID_PARAM, "dataBuffer is NULL");
+    if (!buffers().remove(dataBuffer))
+      fail(ACL_ERROR_INVALID_PARAM, "dataBuffer ", static_cast<const void*>(dataBuffer),
+           " is not a live data buffer (never created or already destroyed)");
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
-  return api_call("aclUpdateDataBuffer", [&] {
-    aclDataBuffer* b = require_buffer(dataBuffer);
-    b->data = data;
-    b->size = size;
-  });
+  return api_call("aclUpdateDataBuffer", [&] { update_data_buffer(dataBuffer, data, size, "dataBuffer"); });
 }
 
 ACL_FUNC_VISIBILITY void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
-  return api_value<void*>("aclGetDataBufferAddr", nullptr, [&] { return require_buffer(dataBuffer)->data; });
+  return api_value<void*>("aclGetDataBufferAddr", nullptr, [&] { return view_data_buffer(dataBuffer, "dataBuffer").addr; });
 }
 
 ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
   return api_value<uint32_t>("aclGetDataBufferSize", 0u,
-                             [&] { return static_cast<uint32_t>(require_buffer(dataBuffer)->size); });
+                             [&] { return static_cast<uint32_t>(view_data_buffer(dataBuffer, "dataBuffer").size); });
 }
 
 ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
-  return api_value<size_t>("aclGetDataBufferSizeV2", 0, [&] { return require_buffer(dataBuffer)->size; });
+  return api_value<size_t>("aclGetDataBufferSizeV2", 0, [&] { return view_data_buffer(dataBuffer, "dataBuffer").size; });
 }
 
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType) {

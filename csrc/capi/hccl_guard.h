@@ -32,6 +32,7 @@ inline HcclResult to_hccl_result(int code) {
 /** Run body(); map exceptions to HcclResult and record the message. */
 template <class Body>
 HcclResult hccl_call(const char* fn, Body&& body) noexcept {
+  CallGate::Scope in_flight;  // aclFinalize waits for it
   try {
     body();
     return HCCL_SUCCESS;

@@ -79,6 +79,7 @@ aclError aclmdlGetDescFromMem(aclmdlDesc* modelDesc, const void* model, size_t m
     auto d = acl_sim::require_model_desc(modelDesc, false);
     ACL_SIM_REQUIRE(model != nullptr && modelSize > 0, ACL_ERROR_INVALID_PARAM, "model is NULL or modelSize is 0");
     acl_sim::ModelMemory host;  // host heap: describing must not take device memory
+    host.describe_only = true;  // validate and describe; no weight copy, no workspace
     auto m = acl_sim::Model::load_with(model, modelSize, host);
     acl_sim::describe(*d, *m, nullptr);
   });
@@ -90,6 +91,7 @@ aclError aclmdlGetDescFromFile(aclmdlDesc* modelDesc, const char* modelPath) {
     ACL_SIM_REQUIRE(modelPath != nullptr && modelPath[0] != '\0', ACL_ERROR_INVALID_PARAM, "modelPath is NULL or empty");
     std::vector<char> bytes = acl_sim::read_file(modelPath);
     acl_sim::ModelMemory host;
+    host.describe_only = true;  // validate and describe; no weight copy, no workspace
     auto m = acl_sim::Model::load_with(bytes.data(), bytes.size(), host);
     acl_sim::describe(*d, *m, nullptr);
   });

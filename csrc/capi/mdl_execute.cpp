@@ -13,6 +13,8 @@
 #include "capi/mdl_dynamic.h"
 #include "capi/mdl_state.h"
 #include "common/error.h"
+#include "runtime/context.h"
+#include "runtime/device.h"
 #include "runtime/runtime.h"
 #include "runtime/stream.h"
 
@@ -60,10 +62,9 @@ void prepare(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* outpu
     if (b.addr == nullptr && b.size == 0) {
       // CANN allocates outputs given as (0, 0); the user frees them and resets the buffer.
       size_t size = io.outputs[i].size;
-      void* p = nullptr;
-      aclError ret = aclrtMalloc(&p, size, ACL_MEM_MALLOC_HUGE_FIRST);
-      ACL_SIM_REQUIRE(ret == ACL_SUCCESS, ret, "cannot allocate ", size, " bytes for output ", i);
-      aclUpdateDataBuffer(buf, p, size);
+      ACL_SIM_REQUIRE(size > 0, ACL_ERROR_INVALID_PARAM, "output ", i, " has size 0: it cannot be allocated");
+      void* p = require_context().device().pool().allocate(size);  // as aclrtMalloc(HUGE_FIRST)
+      capi::update_data_buffer(buf, p, size, "output buffer");
       b = {p, size};
     }
     ACL_SIM_REQUIRE(b.addr != nullptr, ACL_ERROR_MODEL_OUTPUT_NOT_MATCH, "output ", i, " ('", io.outputs[i].name,
@@ -125,7 +126,7 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
     } release{run, !cached_busy};
     cached_busy = true;
     acl_sim::prepare(modelId, input, output, run);
-    std::shared_ptr<acl_sim::Stream> s = acl_sim::resolve_stream_ptr(nullptr);
+    std::shared_ptr<acl_sim::Stream> s = acl_sim::resolve_stream(nullptr);
     if (s->capture()) {  // a capturing stream records a self-contained task (aclmdlRI replays it later)
       acl_sim::enqueue(run, *s);
       return;
@@ -138,7 +139,7 @@ aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdl
   return api_call("aclmdlExecuteAsync", [&] {
     acl_sim::PreparedRun run;
     acl_sim::prepare(modelId, input, output, run);
-    acl_sim::enqueue(std::move(run), acl_sim::resolve_stream(stream));
+    acl_sim::enqueue(std::move(run), *acl_sim::resolve_stream(stream));
   });
 }
 

@@ -97,8 +97,7 @@ aclopHandle* add_op_handle(std::shared_ptr<CompiledOp> op) {
 
 void enqueue_compiled_op(std::shared_ptr<CompiledOp> op, std::vector<const void*> in, std::vector<void*> out,
                          aclrtStream stream) {
-  Stream& s = resolve_stream(stream);
-  s.enqueue("op_execute", [op = std::move(op), in = std::move(in), out = std::move(out)] { op->run(in, out); });
+  resolve_stream(stream)->enqueue("op_execute", [op = std::move(op), in = std::move(in), out = std::move(out)] { op->run(in, out); });
 }
 
 }  // namespace capi

@@ -56,11 +56,11 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event) {
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
-  return api_call("aclrtRecordEvent", [&] { find_event(event)->record(resolve_stream(stream)); });
+  return api_call("aclrtRecordEvent", [&] { find_event(event)->record(*resolve_stream(stream)); });
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
-  return api_call("aclrtResetEvent", [&] { find_event(event)->reset(resolve_stream(stream)); });
+  return api_call("aclrtResetEvent", [&] { find_event(event)->reset(*resolve_stream(stream)); });
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {

@@ -38,7 +38,7 @@ std::shared_ptr<KernelArgs> require_args(aclrtArgsHandle h) {
 }
 
 void enqueue(acl_sim::LaunchSpec spec, aclrtStream stream) {
-  auto s = acl_sim::resolve_stream_ptr(stream);
+  auto s = acl_sim::resolve_stream(stream);
   acl_sim::enqueue_launch(*s, std::move(spec));
 }
 
@@ -187,7 +187,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint3
                     " is not a multiple of 8 (one 8-byte slot per kernel parameter)");
     ACL_SIM_REQUIRE(argsData || argsSize == 0, ACL_ERROR_INVALID_PARAM, "argsData is NULL");
     acl_sim::validate_launch("aclrtLaunchKernel", numBlocks, argsSize / 8);
-    auto s = acl_sim::resolve_stream_ptr(stream);
+    auto s = acl_sim::resolve_stream(stream);
     const acl_sim::SocProfile* soc = &s->device().profile();
     // The slots live in (device) memory written by earlier stream tasks: read them when the task runs.
     const uint64_t* slots = static_cast<const uint64_t*>(argsData);

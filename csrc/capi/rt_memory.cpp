@@ -72,8 +72,14 @@ void check_set(void* devPtr, size_t maxCount, size_t count) {
   Runtime& r = rt();
   ACL_SIM_REQUIRE(count <= maxCount, ACL_ERROR_RT_PARAM_INVALID, "count ", count, " > maxCount ", maxCount,
                   ": nothing was set");
-  if (count == 0) return;
-  if (Device* d = r.find_device_of(devPtr)) d->pool().check_range(devPtr, count);
+  // Device memory, or pinned host memory from aclrtMallocHost (CANN decides by the address); any
+  // other host pointer is refused rather than written blindly.
+  if (Device* d = r.find_device_of(devPtr)) {
+    if (count) d->pool().check_range(devPtr, count);
+  } else if (!r.holds_host_range(devPtr, count)) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "devPtr ", devPtr, " is neither device memory (aclrtMalloc) nor host memory from "
+         "aclrtMallocHost, or [devPtr, devPtr+", count, ") runs past its allocation");
+  }
 }
 
 void check_2d(size_t dpitch, size_t spitch, size_t width, size_t height) {
@@ -151,8 +157,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void* dst, size_t destMax, const v
                                               aclrtMemcpyKind kind, aclrtStream stream) {
   return api_call("aclrtMemcpyAsync", [&] {
     check_copy(dst, destMax, src, count, kind, true);
-    Stream& s = resolve_stream(stream);
-    if (count) s.enqueue("memcpy_async", [dst, src, count] { std::memmove(dst, src, count); });
+    auto s = resolve_stream(stream);
+    if (count) s->enqueue("memcpy_async", [dst, src, count] { std::memmove(dst, src, count); });
   });
 }
 
@@ -170,7 +176,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const 
   return api_call("aclrtMemcpy2dAsync", [&] {
     check_2d(dpitch, spitch, width, height);
     check_copy(dst, dpitch * (height - 1) + width, src, spitch * (height - 1) + width, kind, true);
-    resolve_stream(stream).enqueue("memcpy_async", [=] {
+    resolve_stream(stream)->enqueue("memcpy_async", [=] {
       copy_2d(static_cast<char*>(dst), dpitch, static_cast<const char*>(src), spitch, width, height);
     });
   });
@@ -187,11 +193,11 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int
                                               aclrtStream stream) {
   return api_call("aclrtMemsetAsync", [&] {
     check_set(devPtr, maxCount, count);
-    Stream& s = resolve_stream(stream);
+    auto s = resolve_stream(stream);
     // Two words of capture fit std::function's local storage: no heap allocation per task.
     // The fill byte rides in the top byte of the count (device ranges are far below 2^56).
     uint64_t packed = static_cast<uint64_t>(count) | (static_cast<uint64_t>(value & 0xFF) << 56);
-    if (count) s.enqueue("memset_async", [devPtr, packed] {
+    if (count) s->enqueue("memset_async", [devPtr, packed] {
       std::memset(devPtr, static_cast<int>(packed >> 56), static_cast<size_t>(packed & ((uint64_t(1) << 56) - 1)));
     });
   });

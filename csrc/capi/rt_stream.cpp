@@ -13,12 +13,12 @@ namespace {
 aclError create_stream(const char* fn, aclrtStream* stream, uint32_t priority, uint32_t flag) {
   return api_call(fn, [&] {
     require_not_null(stream, "stream");
-    Runtime& r = rt();
+    rt();
     ACL_SIM_REQUIRE((flag & ~(ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC)) == 0, ACL_ERROR_INVALID_PARAM,
                     "flag 0x", std::hex, flag, " has bits other than ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC");
     Context& ctx = require_context();
     int prio = priority > 7 ? 7 : static_cast<int>(priority);  // out-of-range priorities are clamped, as in CANN
-    *stream = r.streams().add(Stream::create(ctx.device(), &ctx, prio, flag));
+    *stream = ctx.adopt_stream(Stream::create(ctx.device(), &ctx, prio, flag));
   });
 }
 
@@ -34,6 +34,7 @@ aclError destroy_stream(const char* fn, aclrtStream stream) {
       }
     }
     // CANN asks callers to synchronise first; waiting here keeps queued tasks from running on a dead stream.
+    s->close();  // a racing call that resolved the handle just before gets 107000 when it enqueues
     try {
       s->synchronize();
     } catch (const Error&) {
@@ -62,7 +63,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream) {
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream) {
   return api_call("aclrtSynchronizeStream", [&] {
     rt();
-    resolve_stream_ptr(stream)->synchronize();
+    resolve_stream(stream)->synchronize();
   });
 }
 
@@ -70,7 +71,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream strea
   return api_call("aclrtSynchronizeStreamWithTimeout", [&] {
     ACL_SIM_REQUIRE(timeout >= -1, ACL_ERROR_INVALID_PARAM, "timeout must be -1 (forever) or >= 0 ms, got ", timeout);
     rt();
-    if (!resolve_stream_ptr(stream)->synchronize_for(timeout))
+    if (!resolve_stream(stream)->synchronize_for(timeout))
       fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "stream ", stream, " did not finish within ", timeout, " ms");
   });
 }
@@ -79,7 +80,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamSta
   return api_call("aclrtStreamQuery", [&] {
     require_not_null(status, "status");
     rt();
-    *status = resolve_stream(stream).idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    *status = resolve_stream(stream)->idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
   });
 }
 
@@ -87,7 +88,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t
   return api_call("aclrtStreamGetPriority", [&] {
     require_not_null(priority, "priority");
     rt();
-    *priority = static_cast<uint32_t>(resolve_stream(stream).priority());
+    *priority = static_cast<uint32_t>(resolve_stream(stream)->priority());
   });
 }
 
@@ -97,7 +98,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
     Runtime& r = rt();
     auto e = r.events().find(event);
     if (!e) fail(ACL_ERROR_RT_PARAM_INVALID, "event ", event, " is not a live event (never created or already destroyed)");
-    e->wait_in(resolve_stream(stream));
+    e->wait_in(*resolve_stream(stream));
   });
 }
 

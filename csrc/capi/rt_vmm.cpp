@@ -138,9 +138,9 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICa
     rt();
     ACL_SIM_REQUIRE(stream != nullptr, ACL_ERROR_INVALID_PARAM,
                     "the default stream cannot be captured: capture a stream made by aclrtCreateStream");
-    Stream& s = resolve_stream(stream);
+    auto s = resolve_stream(stream);
     auto g = std::make_shared<TaskGraph>();
-    s.begin_capture(g);
+    s->begin_capture(g);
     graphs().add(std::move(g));
   });
 }
@@ -150,9 +150,9 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRI
   return api_call("aclmdlRICaptureGetInfo", [&] {
     require_not_null(status, "status");
     rt();
-    auto g = resolve_stream(stream).capture();
+    auto g = resolve_stream(stream)->capture();
     *status = g ? ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE : ACL_MODEL_RI_CAPTURE_STATUS_NONE;
-    if (modelRI) *modelRI = g.get();
+    if (modelRI) *modelRI = g ? graphs().handle_of(g.get()) : nullptr;
   });
 }
 
@@ -160,7 +160,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* mo
   return api_call("aclmdlRICaptureEnd", [&] {
     require_not_null(modelRI, "modelRI");
     rt();
-    *modelRI = resolve_stream(stream).end_capture().get();  // the table keeps it alive
+    auto g = resolve_stream(stream)->end_capture();
+    *modelRI = g ? graphs().handle_of(g.get()) : nullptr;  // the table keeps it alive
   });
 }
 
@@ -171,7 +172,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream 
     auto g = graphs().find(modelRI);
     ACL_SIM_REQUIRE(g != nullptr, ACL_ERROR_INVALID_PARAM, "modelRI ", modelRI,
                     " is not a live captured graph (never captured, or destroyed)");
-    g->replay(resolve_stream(stream));
+    g->replay(*resolve_stream(stream));
   });
 }
 

@@ -1,27 +1,46 @@
-// Live-handle validation. Every C handle (stream, event, context, data
-// buffer, ...) is a pointer to a C++ object, but entry points look it up here
-// before use, so a destroyed or random handle yields an error code instead of
-// a crash. Objects are owned by shared_ptr: a caller that resolved a handle
-// keeps the object alive even if another thread destroys it meanwhile.
+// Live-handle tables. Every C handle (stream, event, context, data buffer,
+// dataset, descriptor, ...) is an opaque id issued here, not the address of
+// the C++ object behind it:
+//  - ids come from one process-wide counter and are never reused, so a
+//    destroyed handle keeps giving the documented error code forever and a
+//    stale handle can never resolve to an object created later (with raw
+//    addresses, a freed object's address is soon reused by the allocator);
+//  - one counter for every table, so a handle of one kind passed where another
+//    is expected (a stream as an event) resolves to nothing;
+//  - ids are non-canonical x86-64 addresses (bit 52 set), so code that
+//    dereferences a handle instead of resolving it faults at once in tests.
+// Generation-tagged ids were chosen over quarantining freed objects because
+// quarantine either leaks or reuses addresses eventually; a 64-bit counter
+// does neither. Objects are owned by shared_ptr: a caller that resolved a
+// handle keeps the object alive even if another thread destroys it meanwhile.
+// Device pointers (aclrtMalloc) are not handles: they stay raw addresses, as in
+// CANN, so freeing a pointer twice after its range was reused is not detected.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
 
+#include "common/export.h"
+
 namespace acl_sim {
+
+/** A fresh handle value: unique for the process lifetime, never NULL, never dereferenceable. Thread-safe. */
+ACL_SIM_EXPORT uintptr_t next_handle_value();
 
 template <class T>
 class HandleTable {
  public:
-  /** Register @p obj; its raw address becomes the handle. Thread-safe. */
+  /** Register @p obj under a fresh handle and return it. Thread-safe. */
   T* add(std::shared_ptr<T> obj) {
-    T* raw = obj.get();
+    T* handle = reinterpret_cast<T*>(next_handle_value());
     std::lock_guard<std::mutex> lock(mu_);
-    live_[static_cast<const void*>(raw)] = std::move(obj);
-    return raw;
+    by_object_[obj.get()] = handle;
+    live_[handle] = std::move(obj);
+    return handle;
   }
 
   /** The live object for @p handle, or nullptr (unknown, destroyed, NULL). Thread-safe. */
@@ -37,6 +56,13 @@ class HandleTable {
     return live_.count(handle) != 0;
   }
 
+  /** The handle under which @p obj is registered, or nullptr. Thread-safe. */
+  T* handle_of(const T* obj) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = by_object_.find(obj);
+    return it == by_object_.end() ? nullptr : it->second;
+  }
+
   /** Unregister and return the object (nullptr if it was not live). Thread-safe. */
   std::shared_ptr<T> remove(const void* handle) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -44,6 +70,7 @@ class HandleTable {
     if (it == live_.end()) return nullptr;
     std::shared_ptr<T> obj = std::move(it->second);
     live_.erase(it);
+    by_object_.erase(obj.get());
     return obj;
   }
 
@@ -63,6 +90,7 @@ class HandleTable {
     out.reserve(live_.size());
     for (auto& kv : live_) out.push_back(std::move(kv.second));
     live_.clear();
+    by_object_.clear();
     return out;
   }
 
@@ -74,6 +102,7 @@ class HandleTable {
  private:
   mutable std::mutex mu_;
   std::unordered_map<const void*, std::shared_ptr<T>> live_;
+  std::unordered_map<const T*, T*> by_object_;
 };
 
 }  // namespace acl_sim

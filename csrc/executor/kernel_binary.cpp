@@ -36,7 +36,7 @@ KernelBinary::~KernelBinary() {
   if (module_) ::dlclose(module_);
 }
 
-KernelArgs::Param* KernelArgs::append(const void* value, size_t size) {
+void* KernelArgs::append(const void* value, size_t size) {
   std::lock_guard<std::mutex> lock(mu_);
   require_open("aclrtKernelArgsAppend");
   ACL_SIM_REQUIRE(value, ACL_ERROR_RT_PARAM_INVALID, "param is NULL");
@@ -44,18 +44,20 @@ KernelArgs::Param* KernelArgs::append(const void* value, size_t size) {
                   " is not in [1, 8]: acl_sim passes each kernel parameter in one 8-byte slot; pass larger data "
                   "through a placeholder or the tiling buffer");
   auto p = std::make_unique<Param>();
+  p->handle = reinterpret_cast<void*>(next_handle_value());
   std::memcpy(&p->slot, value, size);  // little-endian: narrow values land in the low bytes
   params_.push_back(std::move(p));
-  return params_.back().get();
+  return params_.back()->handle;
 }
 
-KernelArgs::Param* KernelArgs::append_placeholder() {
+void* KernelArgs::append_placeholder() {
   std::lock_guard<std::mutex> lock(mu_);
   require_open("aclrtKernelArgsAppendPlaceHolder");
   auto p = std::make_unique<Param>();
+  p->handle = reinterpret_cast<void*>(next_handle_value());
   p->placeholder = true;
   params_.push_back(std::move(p));
-  return params_.back().get();
+  return params_.back()->handle;
 }
 
 void* KernelArgs::placeholder_buffer(Param* p, size_t size) {
@@ -106,7 +108,7 @@ bool KernelArgs::finalized() const {
 KernelArgs::Param* KernelArgs::require_param(void* p) {
   std::lock_guard<std::mutex> lock(mu_);
   for (auto& q : params_) {
-    if (q.get() == p) return q.get();
+    if (q->handle == p) return q.get();
   }
   fail(ACL_ERROR_RT_INVALID_HANDLE, "paramHandle ", p, " does not belong to this argsHandle");
 }
@@ -196,7 +198,7 @@ void KernelHandles::drop_binary(const KernelBinary* bin) {
     }
   }
   for (const auto& a : args.snapshot()) {
-    if (a->function()->binary.get() == bin) args.remove(a.get());
+    if (a->function()->binary.get() == bin) args.remove(args.handle_of(a.get()));
   }
 }
 

@@ -49,6 +49,7 @@ struct KernelFunction {
 class KernelArgs {
  public:
   struct Param {
+    void* handle = nullptr;        // the aclrtParamHandle: an id from next_handle_value(), never reused
     uint64_t slot = 0;             // value for ordinary parameters
     bool placeholder = false;
     std::shared_ptr<uint8_t> data;  // placeholder host buffer (GetPlaceHolderBuffer)
@@ -58,8 +59,8 @@ class KernelArgs {
   explicit KernelArgs(std::shared_ptr<KernelFunction> fn) : function_(std::move(fn)) {}
 
   /** Append an 8-byte-or-smaller value; throws 107000 once finalized, for size 0 or > 8, or past 32 params. */
-  Param* append(const void* value, size_t size);
-  Param* append_placeholder();
+  void* append(const void* value, size_t size);
+  void* append_placeholder();
   /** The host buffer of placeholder @p p, (re)allocated to @p size bytes. */
   void* placeholder_buffer(Param* p, size_t size);
   /** aclrtKernelArgsParaUpdate: replace an ordinary parameter's value. */

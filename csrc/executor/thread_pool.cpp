@@ -43,6 +43,11 @@ struct Job {
   std::atomic<size_t> next{0};
   std::atomic<size_t> finished{0};
   std::atomic<bool> failed{false};
+  // The caller sleeps here once spinning has not seen the last index finish (a long block on an
+  // oversubscribed host): whoever finishes the last index wakes it.
+  std::atomic<bool> caller_sleeps{false};
+  std::mutex done_mu;
+  std::condition_variable done_cv;
   std::exception_ptr error;
   std::mutex error_mu;
   // Profiling: each thread's share of an op's blocks becomes one span on its core track.
@@ -74,7 +79,26 @@ struct Job {
       prof::busy_span(*trace_label, "blocks", trace_pid, prof::kCoreTidBase + static_cast<int64_t>(t_worker_index),
                       start, prof::now_ns());
     }
-    if (mine) finished.fetch_add(mine, std::memory_order_acq_rel);
+    if (mine && finished.fetch_add(mine, std::memory_order_seq_cst) + mine == n &&
+        caller_sleeps.load(std::memory_order_seq_cst)) {
+      std::lock_guard<std::mutex> lock(done_mu);
+      done_cv.notify_all();
+    }
+  }
+
+  /** The caller's wait for every index: spin, then yield a bounded number of times, then sleep. */
+  void wait_finished() {
+    for (unsigned spin = 0; spin < 4096 + 64; ++spin) {
+      if (finished.load(std::memory_order_acquire) >= n) return;
+      if (spin < 4096) {
+        ACL_SIM_CPU_RELAX();
+      } else {
+        std::this_thread::yield();
+      }
+    }
+    caller_sleeps.store(true, std::memory_order_seq_cst);
+    std::unique_lock<std::mutex> lock(done_mu);
+    done_cv.wait(lock, [&] { return finished.load(std::memory_order_seq_cst) >= n; });
   }
 };
 
@@ -90,7 +114,7 @@ struct ThreadPool::Impl {
   // idle helpers (which matters on an oversubscribed host).
   std::deque<std::shared_ptr<Job>> jobs;
   std::vector<std::thread> workers;
-  bool stopping = false;
+  std::atomic<bool> stopping{false};  // read by spinning workers outside mu
   std::atomic<size_t> open_jobs{0};
 
   void start() {
@@ -114,7 +138,7 @@ struct ThreadPool::Impl {
       // Spin briefly before sleeping: a model runs hundreds of short kernels
       // back to back, and a futex wake per kernel would dominate their cost.
       for (int spin = 0; spin < 20000 && open_jobs.load(std::memory_order_relaxed) == 0; ++spin) {
-        if (stopping) break;
+        if (stopping.load(std::memory_order_relaxed)) break;
         ACL_SIM_CPU_RELAX();
       }
       std::shared_ptr<Job> job;
@@ -179,13 +203,7 @@ void ThreadPool::parallelize(size_t n, Fn fn, void* ctx) {
     }
   }
   // Every index is claimed; fn/ctx are used only by indices that are still running.
-  for (unsigned spin = 0; job->finished.load(std::memory_order_acquire) < n; ++spin) {
-    if (spin < 4096) {
-      ACL_SIM_CPU_RELAX();
-    } else {
-      std::this_thread::yield();
-    }
-  }
+  job->wait_finished();
   if (job->error) std::rethrow_exception(job->error);
 }
 

@@ -56,7 +56,7 @@ void Communicator::enqueue(aclrtStream stream, OpDesc desc) {
   throw_if_broken();
   std::shared_ptr<Stream> s;
   try {
-    s = resolve_stream_ptr(stream);
+    s = resolve_stream(stream);
   } catch (const Error& e) {
     fail(HCCL_E_PARA, "invalid stream: ", e.what());
   }

@@ -106,8 +106,6 @@ void CompiledOp::run(const std::vector<const void*>& in, const std::vector<void*
   }
 }
 
-std::vector<std::string> CompiledOp::supported_types() { return translated_types(); }
-
 std::string op_signature(const std::string& op_type, const std::vector<OperandSpec>& inputs,
                          const std::vector<OperandSpec>& outputs, const aclopAttr& attr) {
   std::ostringstream os;

@@ -46,9 +46,6 @@ class CompiledOp {
   const std::vector<OperandSpec>& outputs() const { return outputs_; }
   const aclopAttr& attr() const { return attr_; }
 
-  /** CANN op types acl_sim can run. */
-  static std::vector<std::string> supported_types();
-
  private:
   std::string type_;
   std::vector<OperandSpec> inputs_, outputs_;

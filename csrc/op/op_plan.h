@@ -57,6 +57,4 @@ struct TranslateInput {
 /** Fills @p plan for the call, or throws the ACL_ERROR_OP_* code. Returns false if unknown type. */
 bool translate_op(const TranslateInput& call, OpPlan& plan);
 
-std::vector<std::string> translated_types();
-
 }  // namespace acl_sim

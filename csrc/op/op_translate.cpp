@@ -474,11 +474,4 @@ bool translate_op(const TranslateInput& call, OpPlan& plan) {
   return true;
 }
 
-std::vector<std::string> translated_types() {
-  std::vector<std::string> names;
-  for (auto& kv : table()) names.push_back(kv.first);
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 }  // namespace acl_sim

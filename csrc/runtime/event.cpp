@@ -31,13 +31,31 @@ Event::Event(uint32_t flags) : flags_(flags) {}
 
 void Event::record(Stream& s) {
   uint64_t gen;
+  bool had_record;
   {
     std::lock_guard<std::mutex> lock(mu_);
     gen = ++recorded_gen_;
+    had_record = has_record_;
     has_record_ = true;
   }
   auto self = shared_from_this();
-  s.enqueue("event_record", [self, gen] { self->complete(gen); });
+  try {
+    s.enqueue("event_record", [self, gen] { self->complete(gen); });
+  } catch (...) {
+    // The stream refused the marker (destroyed meanwhile): undo the record, or, if a newer record
+    // already followed, complete this generation so nobody waits for a marker that never runs.
+    bool undone = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (recorded_gen_ == gen) {
+        recorded_gen_ = gen - 1;
+        has_record_ = had_record;
+        undone = true;
+      }
+    }
+    if (!undone) complete(gen);
+    throw;
+  }
 }
 
 void Event::complete(uint64_t gen) {

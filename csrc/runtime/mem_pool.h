@@ -84,7 +84,7 @@ class ACL_SIM_RT_API MemPool {
   struct Segment;
   struct Block {
     uintptr_t addr;
-    size_t size;       // bytes the block spans (multiple of 64)
+    size_t size;       // bytes the block spans (multiple of 128)
     size_t usable;     // bytes the caller may touch (rounded request, <= size)
     size_t requested;  // the caller's size
     bool used;
@@ -128,8 +128,8 @@ class ACL_SIM_RT_API MemPool {
   std::unordered_map<uintptr_t, Block*> by_addr_;           // the same blocks, O(1) lookup for free()
   std::set<std::pair<size_t, uintptr_t>> free_set_;         // coalesced free blocks: (size, start)
   std::vector<Block*>& bin_for(size_t block_size);
-  static constexpr size_t kDirectBins = 1024;               // sizes up to 64 KiB: indexed, no hashing
-  std::vector<std::vector<Block*>> small_bins_;             // freed blocks by exact size (size / 64)
+  static constexpr size_t kDirectBins = 1024;               // sizes up to 128 KiB: indexed, no hashing
+  std::vector<std::vector<Block*>> small_bins_;             // freed blocks by exact size (size / 128)
   std::unordered_map<size_t, std::vector<Block*>> bins_;    // freed blocks by exact size, larger ones
   size_t binned_bytes_ = 0;
   std::atomic<size_t> reservations_{0};

@@ -9,6 +9,7 @@
 #include "common/log.h"
 #include "executor/thread_pool.h"
 #include "prof/init_config.h"
+#include "runtime/call_gate.h"
 #include "runtime/context.h"
 #include "runtime/event.h"
 #include "runtime/stream.h"
@@ -55,7 +56,7 @@ Runtime& Runtime::get() {
 }
 
 void Runtime::require_initialized() const {
-  if (!initialized())
+  if (!initialized() || CallGate::instance().refusing())
     fail(ACL_ERROR_UNINITIALIZE, "AscendCL is not initialized: call aclInit first (or it was already finalized)");
 }
 
@@ -133,6 +134,15 @@ void Runtime::free_host(void* p) {
   std::free(p);
 }
 
+bool Runtime::holds_host_range(const void* p, size_t n) {
+  std::lock_guard<std::mutex> lock(host_mu_);
+  auto it = host_allocs_.upper_bound(p);
+  if (it == host_allocs_.begin()) return false;
+  --it;
+  auto begin = reinterpret_cast<uintptr_t>(it->first), addr = reinterpret_cast<uintptr_t>(p);
+  return addr - begin <= it->second && n <= it->second - (addr - begin);
+}
+
 void Runtime::on_finalize(const std::string& name, std::function<void()> fn) {
   std::lock_guard<std::mutex> lock(hooks_mu_);
   for (auto& h : finalize_hooks_)
@@ -146,6 +156,14 @@ void Runtime::on_finalize(const std::string& name, std::function<void()> fn) {
 void Runtime::finalize() {
   std::lock_guard<std::mutex> lock(mu_);
   if (!initialized()) fail(ACL_ERROR_REPEAT_FINALIZE, "AscendCL is not initialized, or aclFinalize was already called");
+  // 0. Calls on other threads that start from now on get 100001; wait for those already running
+  //    (a synchronous copy must not outlive the device memory it reads).
+  CallGate& gate = CallGate::instance();
+  gate.close();
+  struct Reopen {
+    CallGate& g;
+    ~Reopen() { g.open(); }
+  } reopen{gate};
   // 1. Let queued work finish (errors nobody synchronised for are only logged).
   for (auto& d : owned_devices_) {
     try {
@@ -180,7 +198,9 @@ void Runtime::finalize() {
   auto contexts = contexts_.clear();
   if (!streams.empty()) leaks << " " << streams.size() << " stream(s)", n_leaks += streams.size();
   if (!events.empty()) leaks << " " << events.size() << " event(s)", n_leaks += events.size();
-  if (!contexts.empty()) leaks << " " << contexts.size() << " context(s)", n_leaks += contexts.size();
+  size_t n_contexts = 0;
+  for (auto& c : contexts) n_contexts += c->is_default() ? 0 : 1;  // default ones go with the devices
+  if (n_contexts) leaks << " " << n_contexts << " context(s)", n_leaks += n_contexts;
   for (auto& d : owned_devices_) {
     auto live = d->pool().live_allocations();
     if (live.empty()) continue;

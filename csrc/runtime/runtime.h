@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -56,6 +57,8 @@ class ACL_SIM_RT_API Runtime {
   /** aclrtMallocHost / aclrtFreeHost: 64-byte aligned pinned-host stand-in, tracked for validation. */
   void* malloc_host(size_t size);
   void free_host(void* p);
+  /** True if [p, p+n) lies inside one live aclrtMallocHost allocation. Thread-safe. */
+  bool holds_host_range(const void* p, size_t n);
 
   /** Run @p fn at every aclFinalize, after all streams are idle and before devices are freed
    *  (models, communicators, profilers release their state here). Thread-safe. */
@@ -77,7 +80,7 @@ class ACL_SIM_RT_API Runtime {
   HandleTable<Event> events_;
   HandleTable<Context> contexts_;
   std::mutex host_mu_;
-  std::unordered_map<void*, size_t> host_allocs_;
+  std::map<const void*, size_t> host_allocs_;  // ordered: holds_host_range looks up by address
   std::mutex hooks_mu_;
   std::vector<std::pair<std::string, std::function<void()>>> finalize_hooks_;
   std::string config_json_;

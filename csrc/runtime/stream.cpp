@@ -42,6 +42,7 @@ void Stream::enqueue(Task task) { enqueue("task", std::move(task)); }
 
 void Stream::enqueue(const char* name, Task task) {
   std::unique_lock<std::mutex> lock(mu_);
+  if (closed_) fail(ACL_ERROR_RT_PARAM_INVALID, "the stream was destroyed (or its context was)");
   if (capture_) return capture_->record(std::move(task), nullptr, name);
   queue_.push_back(Entry{std::move(task), nullptr, name});
   ++enqueued_;
@@ -50,6 +51,7 @@ void Stream::enqueue(const char* name, Task task) {
 
 void Stream::enqueue_wait(std::shared_ptr<Waitable> w) {
   std::unique_lock<std::mutex> lock(mu_);
+  if (closed_) fail(ACL_ERROR_RT_PARAM_INVALID, "the stream was destroyed (or its context was)");
   if (capture_) return capture_->record(nullptr, std::move(w), "wait");
   queue_.push_back(Entry{nullptr, std::move(w)});
   ++enqueued_;
@@ -228,6 +230,11 @@ bool Stream::synchronize_for(int32_t timeout_ms) {
   return true;
 }
 
+void Stream::close() {
+  std::lock_guard<std::mutex> lock(mu_);
+  closed_ = true;
+}
+
 bool Stream::idle() const {
   std::lock_guard<std::mutex> lock(mu_);
   return completed_ == enqueued_;
@@ -248,18 +255,11 @@ void Stream::set_report_thread(uint64_t tid) {
   report_tid_ = tid;
 }
 
-std::shared_ptr<Stream> resolve_stream_ptr(aclrtStream s) {
+std::shared_ptr<Stream> resolve_stream(aclrtStream s) {
   if (!s) return require_context().default_stream_ptr();
   auto p = Runtime::get().streams().find(s);
   if (!p) fail(ACL_ERROR_RT_PARAM_INVALID, "stream ", s, " is not a live stream (never created or already destroyed)");
   return p;
-}
-
-Stream& resolve_stream(aclrtStream s) {
-  if (!s) return require_context().default_stream();
-  auto p = Runtime::get().streams().find(s);
-  if (!p) fail(ACL_ERROR_RT_PARAM_INVALID, "stream ", s, " is not a live stream (never created or already destroyed)");
-  return *p;  // the handle table keeps it alive until aclrtDestroyStream
 }
 
 }  // namespace acl_sim

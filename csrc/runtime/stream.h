@@ -67,7 +67,8 @@ class ACL_SIM_RT_API Stream : public std::enable_shared_from_this<Stream> {
   ~Stream();
 
   /** Append @p task; it runs after every earlier task of this stream. Returns immediately. Thread-safe.
-   *  A task that throws stores its Error; later tasks still run, and the next synchronize() rethrows it. */
+   *  A task that throws stores its Error; later tasks still run, and the next synchronize() rethrows it.
+   *  Throws ACL_ERROR_RT_PARAM_INVALID (107000) once the stream is closed. */
   void enqueue(Task task);
   /** As enqueue(task); @p name (a string literal) labels the task's span in profiler traces. */
   void enqueue(const char* name, Task task);
@@ -82,6 +83,8 @@ class ACL_SIM_RT_API Stream : public std::enable_shared_from_this<Stream> {
   void synchronize();
   /** As synchronize() with a deadline: @p timeout_ms -1 waits forever, 0 polls. False on timeout. */
   bool synchronize_for(int32_t timeout_ms);
+  /** aclrtDestroyStream / context destroy: refuse new work (107000); queued tasks still run. Thread-safe. */
+  void close();
   /** True when every enqueued task has run (aclrtStreamQuery). */
   bool idle() const;
 
@@ -132,16 +135,15 @@ class ACL_SIM_RT_API Stream : public std::enable_shared_from_this<Stream> {
   int sync_waiters_ = 0;
   bool scheduled_ = false;  // in the ready queue, running on a drainer, or parked on a Waitable
   bool error_set_ = false;
+  bool closed_ = false;
   Error error_{0, ""};
   uint64_t report_tid_ = 0;
   std::shared_ptr<TaskGraph> capture_;
 };
 
 /** The stream for a C handle: 0 → default stream of the current context (107002 if none); otherwise
- *  the live stream (107000 for unknown or destroyed handles). The reference stays valid until the
- *  stream is destroyed. */
-ACL_SIM_RT_API Stream& resolve_stream(aclrtStream s);
-/** As resolve_stream, keeping the stream alive for the caller. */
-ACL_SIM_RT_API std::shared_ptr<Stream> resolve_stream_ptr(aclrtStream s);
+ *  the live stream (107000 for unknown or destroyed handles). The caller owns a reference: hold it
+ *  for the whole call (and capture it in tasks) so a concurrent aclrtDestroyStream cannot free it. */
+ACL_SIM_RT_API std::shared_ptr<Stream> resolve_stream(aclrtStream s);
 
 }  // namespace acl_sim
