@@ -63,7 +63,7 @@ ACL_FUNC_VISIBILITY aclError acldvppJpegDecodeAsync(acldvppChannelDesc* channelD
     rt();
     auto ch = require_open_channel(channelDesc, DVPP_CHNMODE_JPEGD);
     auto out = require_pic(outputDesc, "outputDesc");
-    enqueue_jpeg_decode(data, size, out, resolve_stream(stream));
+    enqueue_jpeg_decode(data, size, out, *resolve_stream(stream));
   });
 }
 
@@ -75,7 +75,7 @@ ACL_FUNC_VISIBILITY aclError acldvppJpegEncodeAsync(acldvppChannelDesc* channelD
     auto ch = require_open_channel(channelDesc, DVPP_CHNMODE_JPEGE);
     auto in = require_pic(inputDesc, "inputDesc");
     auto cfg = require_jpege(config, "config");
-    enqueue_jpeg_encode(in, const_cast<void*>(data), size, cfg->level.load(), resolve_stream(stream));
+    enqueue_jpeg_encode(in, const_cast<void*>(data), size, cfg->level.load(), *resolve_stream(stream));
   });
 }
 
@@ -85,7 +85,7 @@ ACL_FUNC_VISIBILITY aclError acldvppPngDecodeAsync(acldvppChannelDesc* channelDe
     rt();
     auto ch = require_open_channel(channelDesc, 0);
     auto out = require_pic(outputDesc, "outputDesc");
-    enqueue_png_decode(data, size, out, resolve_stream(stream));
+    enqueue_png_decode(data, size, out, *resolve_stream(stream));
   });
 }
 

@@ -209,7 +209,7 @@ ACL_FUNC_VISIBILITY acldvppBatchPicDesc* acldvppCreateBatchPicDesc(uint32_t batc
     auto b = std::make_shared<BatchPicDesc>();
     for (uint32_t i = 0; i < batchSize; ++i) {
       b->pics.push_back(std::make_shared<PicDesc>());
-      pic_descs().add(b->pics.back());
+      b->handles.push_back(pic_descs().add(b->pics.back()));
     }
     return handle_of<acldvppBatchPicDesc>(batch_pic_descs().add(std::move(b)));
   });
@@ -220,14 +220,14 @@ ACL_FUNC_VISIBILITY acldvppPicDesc* acldvppGetPicDesc(acldvppBatchPicDesc* batch
     auto b = require_batch(batchPicDesc, "batchPicDesc");
     ACL_SIM_REQUIRE(index < b->pics.size(), ACL_ERROR_INVALID_PARAM, "index ", index, " is outside the batch of ",
                     b->pics.size());
-    return handle_of<acldvppPicDesc>(b->pics[index].get());
+    return static_cast<acldvppPicDesc*>(b->handles[index]);
   });
 }
 
 ACL_FUNC_VISIBILITY aclError acldvppDestroyBatchPicDesc(acldvppBatchPicDesc* batchPicDesc) {
   return api_call("acldvppDestroyBatchPicDesc", [&] {
     auto b = require_batch(batchPicDesc, "batchPicDesc");
-    for (auto& p : b->pics) pic_descs().remove(p.get());  // members a caller destroyed already are skipped
+    for (void* h : b->handles) pic_descs().remove(h);  // members a caller destroyed already are skipped
     batch_pic_descs().remove(batchPicDesc);
   });
 }

@@ -25,7 +25,8 @@ void single(acldvppChannelDesc* channelDesc, acldvppPicDesc* inputDesc, acldvppP
   std::shared_ptr<RoiConfig> crop = cropArea ? require_roi(cropArea, "cropArea") : nullptr;
   std::shared_ptr<RoiConfig> paste = need_paste ? require_roi(pasteArea, "pasteArea") : nullptr;
   std::shared_ptr<ResizeConfig> cfg = resizeConfig ? require_resize(resizeConfig, "resizeConfig") : nullptr;
-  Stream& s = resolve_stream(stream);
+  auto stream_ref = resolve_stream(stream);  // keeps the stream alive for the call
+  Stream& s = *stream_ref;
   std::vector<VpcJob> jobs{make_vpc_job(in, out, crop.get(), paste.get(), s)};
   enqueue_vpc(s, std::move(jobs), interpolation_of(cfg.get()), task);
 }
@@ -49,7 +50,8 @@ void batch(acldvppChannelDesc* channelDesc, acldvppBatchPicDesc* src, uint32_t* 
                   "roiNums add up to ", total, ": must be in [1, ", kMaxBatchRois, "] and at most the ",
                   out->pics.size(), " destination pictures");
   std::shared_ptr<ResizeConfig> cfg = resizeConfig ? require_resize(resizeConfig, "resizeConfig") : nullptr;
-  Stream& s = resolve_stream(stream);
+  auto stream_ref = resolve_stream(stream);  // keeps the stream alive for the call
+  Stream& s = *stream_ref;
   std::vector<VpcJob> jobs;
   uint32_t k = 0;
   for (uint32_t i = 0; i < size; ++i) {
@@ -160,7 +162,8 @@ ACL_FUNC_VISIBILITY aclError acldvppVpcConvertColorAsync(acldvppChannelDesc* cha
     require_open_channel(channelDesc, DVPP_CHNMODE_VPC);
     auto in = require_pic(inputDesc, "inputDesc");
     auto out = require_pic(outputDesc, "outputDesc");
-    Stream& s = resolve_stream(stream);
+    auto stream_ref = resolve_stream(stream);  // keeps the stream alive for the call
+  Stream& s = *stream_ref;
     std::vector<VpcJob> jobs{make_convert_job(in, out, s)};
     enqueue_vpc(s, std::move(jobs), Interpolation::kBilinear, "dvpp_vpc_convert_color");
   });

@@ -45,7 +45,8 @@ struct PicDesc {
 };
 
 struct BatchPicDesc {
-  std::vector<std::shared_ptr<PicDesc>> pics;  // each also registered in pic_descs()
+  std::vector<std::shared_ptr<PicDesc>> pics;  // each also registered in pic_descs()...
+  std::vector<void*> handles;                   // ...under these handles (what acldvppGetPicDesc returns)
 };
 
 struct RoiConfig {
