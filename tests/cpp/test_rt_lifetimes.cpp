@@ -44,19 +44,27 @@ size_t env_size(const char* name, size_t fallback) {
   return v && *v ? static_cast<size_t>(std::strtoull(v, nullptr, 10)) : fallback;
 }
 
+constexpr int kCopyWorkers = 3;
+
 /** What the workers share in one round. */
 struct Round {
   Teardown teardown;
   aclrtContext ctx = nullptr;      // the workers' current context
   aclrtStream stream = nullptr;    // the workers' stream
-  void* dev_a = nullptr;
-  void* dev_b = nullptr;
+  // Each worker has its own slice of every buffer (bytes each), and the async copies write a buffer
+  // no synchronous call touches: the test is about lifetimes, so it must not race on contents
+  // itself (a sync copy does not wait for another stream's queued work, in CANN as here).
+  void* dev_a = nullptr;      // sync reads
+  void* dev_b = nullptr;      // sync writes
+  void* dev_async = nullptr;  // async writes (stream-ordered among themselves)
   size_t bytes = 0;
   aclTensorDesc* desc = nullptr;   // float[bytes / 4 / 1024] for the single-op execute
   aclDataBuffer* op_bufs[3] = {nullptr, nullptr, nullptr};
   HcclComm comms[2] = {nullptr, nullptr};
   aclrtStream hccl_streams[2] = {nullptr, nullptr};
-  std::vector<std::vector<unsigned char>> hosts;  // per copy worker
+  std::vector<std::vector<unsigned char>> hosts;        // per copy worker: sync D2H destination
+  std::vector<std::vector<unsigned char>> async_hosts;  // per copy worker: async H2D source, read only
+  unsigned char* slice(void* base, int idx) const { return static_cast<unsigned char*>(base) + idx * bytes; }
   std::atomic<bool> stop{false};
   std::atomic<bool> torn_down{false};
   std::atomic<long> calls{0}, refused{0};
@@ -97,7 +105,11 @@ void copy_worker(Round& r, int idx, unsigned seed) {
   expect_ok_or_gone(r, "aclrtSetCurrentContext", aclrtSetCurrentContext(r.ctx));
   // Owned by the round: an async copy the worker queued may still run after the worker returns
   // (its synchronize failed because the stream was destroyed), until the teardown drained it.
-  std::vector<unsigned char>& host = r.hosts[idx % 8];
+  std::vector<unsigned char>& host = r.hosts[idx];
+  const std::vector<unsigned char>& async_host = r.async_hosts[idx];
+  unsigned char* dev_a = r.slice(r.dev_a, idx);
+  unsigned char* dev_b = r.slice(r.dev_b, idx);
+  unsigned char* dev_async = r.slice(r.dev_async, idx);
   std::mt19937 rng(seed);
   aclrtEvent ev = nullptr;
   if (aclrtCreateEvent(&ev) != ACL_SUCCESS) ev = nullptr;
@@ -107,22 +119,22 @@ void copy_worker(Round& r, int idx, unsigned seed) {
     switch (rng() % 7) {
       case 0:
         expect_ok_or_gone(r, "aclrtMemcpy D2H",
-                          aclrtMemcpy(host.data(), r.bytes, r.dev_a, r.bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+                          aclrtMemcpy(host.data(), r.bytes, dev_a, r.bytes, ACL_MEMCPY_DEVICE_TO_HOST));
         break;
       case 1:
-        expect_ok_or_gone(r, "aclrtMemset", aclrtMemset(r.dev_b, r.bytes, idx, r.bytes));
+        expect_ok_or_gone(r, "aclrtMemset", aclrtMemset(dev_b, r.bytes, idx, r.bytes));
         break;
       case 2:
         expect_ok_or_gone(r, "aclrtMemcpy D2D",
-                          aclrtMemcpy(r.dev_b, half, r.dev_a, half, ACL_MEMCPY_DEVICE_TO_DEVICE));
+                          aclrtMemcpy(dev_b, half, dev_a, half, ACL_MEMCPY_DEVICE_TO_DEVICE));
         break;
       case 3:
         expect_ok_or_gone(r, "aclrtMemcpyAsync H2D",
-                          aclrtMemcpyAsync(r.dev_a, half, host.data(), half, ACL_MEMCPY_HOST_TO_DEVICE, r.stream));
+                          aclrtMemcpyAsync(dev_async, half, async_host.data(), half, ACL_MEMCPY_HOST_TO_DEVICE, r.stream));
         expect_ok_or_gone(r, "aclrtSynchronizeStream", aclrtSynchronizeStream(r.stream));
         break;
       case 4:
-        expect_ok_or_gone(r, "aclrtMemsetAsync", aclrtMemsetAsync(r.dev_b, half, 3, half, r.stream));
+        expect_ok_or_gone(r, "aclrtMemsetAsync", aclrtMemsetAsync(dev_async + half, half, 3, half, r.stream));
         break;
       case 5: {
         aclTensorDesc* in_desc[2] = {r.desc, r.desc};
@@ -170,7 +182,8 @@ void run_round(int index, Teardown teardown, size_t bytes, std::mt19937& rng) {
   Round r;
   r.teardown = teardown;
   r.bytes = bytes;
-  r.hosts.assign(8, std::vector<unsigned char>(bytes));
+  r.hosts.assign(kCopyWorkers, std::vector<unsigned char>(bytes));
+  r.async_hosts.assign(kCopyWorkers, std::vector<unsigned char>(bytes, 7));
   CHECK(aclInit(nullptr) == ACL_SUCCESS);
   CHECK(aclrtSetDevice(0) == ACL_SUCCESS);
   if (teardown == Teardown::kDestroyContext) {
@@ -179,8 +192,8 @@ void run_round(int index, Teardown teardown, size_t bytes, std::mt19937& rng) {
     CHECK(aclrtGetCurrentContext(&r.ctx) == ACL_SUCCESS);  // the device's default context
   }
   CHECK(aclrtCreateStream(&r.stream) == ACL_SUCCESS);
-  CHECK(aclrtMalloc(&r.dev_a, bytes, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
-  CHECK(aclrtMalloc(&r.dev_b, bytes, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+  for (void** p : {&r.dev_a, &r.dev_b, &r.dev_async})
+    CHECK(aclrtMalloc(p, bytes * kCopyWorkers, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
   int64_t dims[1] = {static_cast<int64_t>(bytes / 4 / 1024)};
   r.desc = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
   void* op_mem[3];
@@ -200,7 +213,7 @@ void run_round(int index, Teardown teardown, size_t bytes, std::mt19937& rng) {
   if (teardown == Teardown::kDestroyContext) CHECK(aclrtSetCurrentContext(r.ctx) == ACL_SUCCESS);
 
   std::vector<std::thread> workers;
-  for (int w = 0; w < 3; ++w) workers.emplace_back(copy_worker, std::ref(r), w, static_cast<unsigned>(index * 8 + w));
+  for (int w = 0; w < kCopyWorkers; ++w) workers.emplace_back(copy_worker, std::ref(r), w, static_cast<unsigned>(index * 8 + w));
   if (with_hccl) workers.emplace_back(hccl_worker, std::ref(r));
   std::this_thread::sleep_for(std::chrono::microseconds(200 + rng() % 3000));
   r.torn_down = true;  // set first: a worker may see the effect before this thread's call returns
@@ -221,8 +234,7 @@ void run_round(int index, Teardown teardown, size_t bytes, std::mt19937& rng) {
       CHECK(aclrtFree(op_mem[i]) == ACL_SUCCESS);
     }
     aclDestroyTensorDesc(r.desc);
-    CHECK(aclrtFree(r.dev_a) == ACL_SUCCESS);
-    CHECK(aclrtFree(r.dev_b) == ACL_SUCCESS);
+    for (void* p : {r.dev_a, r.dev_b, r.dev_async}) CHECK(aclrtFree(p) == ACL_SUCCESS);
     if (teardown != Teardown::kDestroyStream && teardown != Teardown::kDestroyContext)
       CHECK(aclrtDestroyStream(r.stream) == ACL_ERROR_RT_PARAM_INVALID);  // reset destroyed it with the context
     CHECK(aclrtResetDevice(0) == ACL_SUCCESS);
