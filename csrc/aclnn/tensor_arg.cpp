@@ -6,9 +6,10 @@
 #include "aclnn/status.h"
 #include "executor/thread_pool.h"
 #include "kernels/strided_view.h"
-#include "kernels/fp16.h"
+#include "common/fp16.h"
 #include "op/tensor_desc.h"
 #include "runtime/runtime.h"
+#include "kernels/op_registry.h"  // dtype_size
 
 namespace acl_sim::aclnn {
 

@@ -17,7 +17,8 @@
 #include <vector>
 
 #include "aclnn/aclnn_base.h"
-#include "kernels/op_registry.h"
+#include "common/attrs.h"
+#include "common/tensor_view.h"
 
 struct aclTensor;
 struct aclScalar;
@@ -76,7 +77,7 @@ class Dense {
   const std::vector<int64_t>& shape() const { return shape_; }
   int64_t numel() const;
   bool aliased() const { return !owned_; }
-  /** The kernels' operand type (csrc/kernels/op_registry.h). */
+  /** The kernels' operand type (common/tensor_view.h). */
   TensorView view() const { return TensorView{data_, dtype_, shape_}; }
   /** Same buffer, another shape with the same element count (a reshape). */
   Dense reshaped(std::vector<int64_t> shape) const;

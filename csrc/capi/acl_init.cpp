@@ -1,5 +1,12 @@
 // aclInit / aclFinalize, versions and the SoC name.
+//
+// aclInit is where the layers meet: the runtime below knows nothing of the profiler, the dump or
+// the thread pool above it, so this layer hands their init step to Runtime::init and registers
+// their finalize steps as Runtime::on_finalize hooks (models, communicators, kernel binaries and
+// DVPP memory register their own when first used).
 #include "capi/rt_common.h"
+#include "executor/thread_pool.h"
+#include "prof/init_config.h"
 #include "runtime/soc_profile.h"
 
 using namespace acl_sim;
@@ -24,7 +31,12 @@ aclError get_version(const char* fn, int32_t* major, int32_t* minor, int32_t* pa
 extern "C" {
 
 ACL_FUNC_VISIBILITY aclError aclInit(const char* configPath) {
-  return api_call_ungated("aclInit", [&] { Runtime::get().init(configPath); });
+  return api_call_ungated("aclInit", [&] {
+    Runtime& rt = Runtime::get();
+    rt.on_finalize("profiling and dump", finish_init_config, Runtime::FinalizeStage::flush);
+    rt.on_finalize("thread pool", [] { ThreadPool::instance().shutdown(); }, Runtime::FinalizeStage::shutdown);
+    rt.init(configPath, apply_init_config);  // dump / profiler sections: 100006/100009/100010/148048 on a bad file
+  });
 }
 
 ACL_FUNC_VISIBILITY aclError aclFinalize(void) {

@@ -1,6 +1,7 @@
 // aclmdlDataset: an ordered list of data buffers (and optional tensor descs).
 #include "acl/acl_mdl.h"
 #include "capi/api_guard.h"
+#include "capi/desc_handles.h"
 #include "capi/mdl_state.h"
 #include "common/error.h"
 #include "op/tensor_desc.h"

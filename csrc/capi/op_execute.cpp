@@ -9,6 +9,7 @@
 #include "acl/acl_op_compiler.h"
 #include "capi/api_guard.h"
 #include "capi/data_buffer_view.h"
+#include "capi/desc_handles.h"
 #include "capi/op_handle.h"
 #include "common/error.h"
 #include "common/handle_table.h"

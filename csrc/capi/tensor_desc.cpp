@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "capi/api_guard.h"
+#include "capi/desc_handles.h"
 #include "common/error.h"
 
 namespace acl_sim {
@@ -19,53 +20,6 @@ std::shared_ptr<aclTensorDesc> require_tensor_desc(const void* handle, const cha
   ACL_SIM_REQUIRE(desc != nullptr, ACL_ERROR_INVALID_PARAM, what,
                   " is not a live aclTensorDesc (never created or already destroyed)");
   return desc;
-}
-
-size_t acl_dtype_bytes(int dtype) {
-  switch (dtype) {
-    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
-    case ACL_FLOAT16: case ACL_INT16: case ACL_UINT16: case ACL_BF16: return 2;
-    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
-    case ACL_HIFLOAT8: case ACL_FLOAT8_E5M2: case ACL_FLOAT8_E4M3FN: case ACL_FLOAT8_E8M0: return 1;
-    case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: case ACL_COMPLEX64: return 8;
-    case ACL_COMPLEX128: return 16;
-    case ACL_COMPLEX32: return 4;
-    default: return 0;
-  }
-}
-
-const char* acl_dtype_name(int dtype) {
-  switch (dtype) {
-    case ACL_FLOAT: return "float32";
-    case ACL_FLOAT16: return "float16";
-    case ACL_INT8: return "int8";
-    case ACL_INT32: return "int32";
-    case ACL_UINT8: return "uint8";
-    case ACL_INT16: return "int16";
-    case ACL_UINT16: return "uint16";
-    case ACL_UINT32: return "uint32";
-    case ACL_INT64: return "int64";
-    case ACL_UINT64: return "uint64";
-    case ACL_DOUBLE: return "float64";
-    case ACL_BOOL: return "bool";
-    case ACL_BF16: return "bfloat16";
-    default: return "unsupported dtype";
-  }
-}
-
-int64_t element_count(const std::vector<int64_t>& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) {
-    if (d < 0) return 0;
-    n *= d;
-  }
-  return n;
-}
-
-std::string dims_to_string(const std::vector<int64_t>& dims) {
-  std::string s = "[";
-  for (size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);
-  return s + "]";
 }
 
 }  // namespace acl_sim

@@ -4,10 +4,11 @@
 #include <utility>
 
 #include "acl/error_codes/rt_error_codes.h"
+#include "common/clock.h"
 #include "common/error.h"
+#include "executor/executor_observer.h"
 #include "executor/thread_pool.h"
 #include "executor/ub_arena.h"
-#include "prof/profiler.h"
 #include "runtime/device.h"
 #include "runtime/soc_profile.h"
 #include "runtime/stream.h"
@@ -29,8 +30,8 @@ struct BlockJob {
   const LaunchSpec* spec;
   size_t ub_size;
   const char* soc_name;
-  bool profiling;
-  int trace_pid;  // the device's trace process, for per-block spans on core tracks
+  ExecutorObserver* observer;  // told of every block when observer_tag is set
+  const void* observer_tag;
 };
 
 void run_one_block(void* p, size_t index) {
@@ -59,18 +60,16 @@ void run_one_block(void* p, size_t index) {
   } scope{spec.enter, spec.enter ? spec.enter(&ctx) : nullptr, t_running};
   t_running = &ctx;
 
-  const uint64_t block_start = job.profiling ? prof::now_ns() : 0;
-  struct BlockSpan {  // recorded however the block ends
+  struct BlockReport {  // however the block ends
     const BlockJob& job;
     size_t index;
     uint64_t start;
-    ~BlockSpan() {
-      if (!job.profiling) return;
-      const int64_t core = prof::kCoreTidBase + static_cast<int64_t>(ThreadPool::current_worker());
-      prof::span(job.spec->name, "block", job.trace_pid, core, start, prof::now_ns(),
-                 "\"block\":" + std::to_string(index) + ",\"block_dim\":" + std::to_string(job.spec->block_dim));
+    ~BlockReport() {
+      if (job.observer_tag)
+        job.observer->launch_block(job.observer_tag, *job.spec, static_cast<uint32_t>(index),
+                                   ThreadPool::current_worker(), start, monotonic_ns());
     }
-  } block_span{job, index, block_start};
+  } block_report{job, index, job.observer_tag ? monotonic_ns() : 0};
   try {
     invoke_kernel_entry(spec.entry, spec.slots.data(), spec.slots.size());
   } catch (const Error&) {
@@ -94,23 +93,12 @@ void validate_launch(const char* fn, uint32_t block_dim, size_t num_args) {
 }
 
 void run_blocks(const LaunchSpec& spec, const SocProfile& soc) {
-  const bool profiling = prof::enabled();
-  BlockJob job{&spec, soc.ub_size, soc.name, profiling, profiling ? prof::current_track().pid : 0};
-  if (profiling) prof::name_core_tracks(job.trace_pid, ThreadPool::instance().concurrency());
-  const uint64_t start = profiling ? prof::now_ns() : 0;
+  ExecutorObserver* observer = executor_observer();
+  const void* tag = observer ? observer->launch_begin(spec, ThreadPool::instance().concurrency()) : nullptr;
+  BlockJob job{&spec, soc.ub_size, soc.name, observer, tag};
+  const uint64_t start = tag ? monotonic_ns() : 0;
   ThreadPool::instance().parallelize(spec.block_dim, &run_one_block, &job);
-  if (profiling) {  // one op record per launch, on the stream's track
-    const prof::Track track = prof::current_track();
-    prof::OpRecord rec;
-    rec.name = spec.name;
-    rec.type = spec.name;
-    rec.block_dim = spec.block_dim;
-    rec.start_ns = start;
-    rec.end_ns = prof::now_ns();
-    rec.pid = track.pid;
-    rec.tid = track.tid;
-    prof::op(rec);
-  }
+  if (tag) observer->launch_end(tag, spec, start, monotonic_ns());
 }
 
 void enqueue_launch(Stream& stream, LaunchSpec spec) {

@@ -1,9 +1,5 @@
 #include "executor/thread_pool.h"
 
-#include <string>
-
-#include "prof/profiler.h"
-
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
@@ -13,6 +9,9 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "common/clock.h"
+#include "executor/executor_observer.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -50,17 +49,16 @@ struct Job {
   std::condition_variable done_cv;
   std::exception_ptr error;
   std::mutex error_mu;
-  // Profiling: each thread's share of an op's blocks becomes one span on its core track.
-  bool traced = false;
-  // The caller's op label: it outlives the job, since the caller waits for every index, and each
-  // thread records its span before counting its indices as finished.
-  const std::string* trace_label = nullptr;
-  int trace_pid = 0;
+  // The observer told of this fork and its tag (executor_observer.h); each worker reports its
+  // share before counting its indices as finished, so the tag outlives every report.
+  ExecutorObserver* observer = nullptr;
+  const void* observer_tag = nullptr;
 
   // Runs indices until none are left; returns how many this thread finished.
   void drain() {
     size_t mine = 0;
-    const uint64_t start = traced ? prof::now_ns() : 0;
+    const bool report = observer_tag && t_worker_index != 0;  // the caller's share is inside its own task
+    const uint64_t start = report ? monotonic_ns() : 0;
     for (;;) {
       size_t i = next.fetch_add(1, std::memory_order_relaxed);
       if (i >= n) break;
@@ -75,10 +73,7 @@ struct Job {
       }
       ++mine;
     }
-    if (mine && traced && t_worker_index != 0) {  // callers (stream threads) are on their stream track already
-      prof::busy_span(*trace_label, "blocks", trace_pid, prof::kCoreTidBase + static_cast<int64_t>(t_worker_index),
-                      start, prof::now_ns());
-    }
+    if (mine && report) observer->fork_share(observer_tag, t_worker_index, start, monotonic_ns());
     if (mine && finished.fetch_add(mine, std::memory_order_seq_cst) + mine == n &&
         caller_sleeps.load(std::memory_order_seq_cst)) {
       std::lock_guard<std::mutex> lock(done_mu);
@@ -177,11 +172,9 @@ void ThreadPool::parallelize(size_t n, Fn fn, void* ctx) {
   job->fn = fn;
   job->ctx = ctx;
   job->n = n;
-  if (prof::enabled() && !prof::op_label().empty()) {
-    job->traced = true;
-    job->trace_label = &prof::op_label();
-    job->trace_pid = prof::current_track().pid;
-    prof::name_core_tracks(job->trace_pid, im.concurrency);
+  if (ExecutorObserver* o = executor_observer()) {
+    job->observer = o;
+    job->observer_tag = o->fork_begin(im.concurrency);
   }
   {
     std::lock_guard<std::mutex> lock(im.mu);

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/op_registry.h"
+#include "common/attrs.h"
 
 namespace acl_sim {
 

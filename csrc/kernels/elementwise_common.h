@@ -28,7 +28,7 @@
 #include "acl/acl_base.h"
 #include "common/error.h"
 #include "executor/thread_pool.h"
-#include "kernels/fp16.h"
+#include "common/fp16.h"
 #include "kernels/op_registry.h"
 
 #define ACL_SIM_INLINE __attribute__((always_inline)) inline

@@ -12,7 +12,7 @@
 #include "acl/acl_base.h"
 #include "common/error.h"
 #include "kernels/cpu_features.h"
-#include "kernels/op_registry.h"
+#include "common/attrs.h"
 
 #include "kernels/gemm_simd.h"
 

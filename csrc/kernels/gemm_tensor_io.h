@@ -9,7 +9,7 @@
 
 #include "acl/acl_base.h"
 #include "common/error.h"
-#include "kernels/fp16.h"
+#include "common/fp16.h"
 #include "kernels/op_registry.h"
 
 namespace acl_sim {

@@ -1,4 +1,4 @@
-// The operator registry and the Attrs accessors (contract in op_registry.h).
+// The operator registry (contract in op_registry.h).
 //
 // Registration happens from static initialisers in every kernels/*.cpp, so the
 // table is a function-local static (no static-initialisation-order problem).
@@ -7,10 +7,8 @@
 #include "kernels/op_registry.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <mutex>
-#include <type_traits>
 #include <unordered_map>
 
 #include "acl/acl_base.h"
@@ -31,20 +29,6 @@ Registry& registry() {
   return r;
 }
 
-const char* kind_name(const AttrValue& v) {
-  switch (v.index()) {
-    case 0: return "int";
-    case 1: return "float";
-    case 2: return "string";
-    case 3: return "ints";
-    default: return "floats";
-  }
-}
-
-[[noreturn]] void wrong_kind(const std::string& name, const AttrValue& v, const char* want) {
-  fail(ACL_ERROR_OP_ATTR_NOT_MATCH, "attribute '", name, "' is ", kind_name(v), ", expected ", want);
-}
-
 }  // namespace
 
 ACL_SIM_EXPORT size_t dtype_size(int dtype) {
@@ -57,58 +41,6 @@ ACL_SIM_EXPORT size_t dtype_size(int dtype) {
     case ACL_COMPLEX128: return 16;
     default: return 0;  // sub-byte and string types have no fixed element size
   }
-}
-
-ACL_SIM_EXPORT int64_t Attrs::get_int(const std::string& name, int64_t def) const {
-  auto it = values_.find(name);
-  if (it == values_.end()) return def;
-  if (auto* i = std::get_if<int64_t>(&it->second)) return *i;
-  // ONNX float attributes holding whole numbers are accepted where an int is meant.
-  if (auto* d = std::get_if<double>(&it->second)) {
-    if (std::floor(*d) == *d) return static_cast<int64_t>(*d);
-  }
-  wrong_kind(name, it->second, "int");
-}
-
-ACL_SIM_EXPORT double Attrs::get_float(const std::string& name, double def) const {
-  auto it = values_.find(name);
-  if (it == values_.end()) return def;
-  if (auto* d = std::get_if<double>(&it->second)) return *d;
-  if (auto* i = std::get_if<int64_t>(&it->second)) return static_cast<double>(*i);
-  wrong_kind(name, it->second, "float");
-}
-
-ACL_SIM_EXPORT std::string Attrs::get_string(const std::string& name, const std::string& def) const {
-  auto it = values_.find(name);
-  if (it == values_.end()) return def;
-  if (auto* s = std::get_if<std::string>(&it->second)) return *s;
-  wrong_kind(name, it->second, "string");
-}
-
-ACL_SIM_EXPORT std::vector<int64_t> Attrs::get_ints(const std::string& name, const std::vector<int64_t>& def) const {
-  auto it = values_.find(name);
-  if (it == values_.end()) return def;
-  if (auto* v = std::get_if<std::vector<int64_t>>(&it->second)) return *v;
-  if (auto* i = std::get_if<int64_t>(&it->second)) return {*i};
-  // An empty list may arrive as "floats" when its element kind was unknown.
-  if (auto* v = std::get_if<std::vector<double>>(&it->second)) {
-    std::vector<int64_t> out;
-    for (double d : *v) {
-      if (std::floor(d) != d) wrong_kind(name, it->second, "ints");
-      out.push_back(static_cast<int64_t>(d));
-    }
-    return out;
-  }
-  wrong_kind(name, it->second, "ints");
-}
-
-ACL_SIM_EXPORT std::vector<double> Attrs::get_floats(const std::string& name, const std::vector<double>& def) const {
-  auto it = values_.find(name);
-  if (it == values_.end()) return def;
-  if (auto* v = std::get_if<std::vector<double>>(&it->second)) return *v;
-  if (auto* v = std::get_if<std::vector<int64_t>>(&it->second)) return std::vector<double>(v->begin(), v->end());
-  if (auto* d = std::get_if<double>(&it->second)) return {*d};
-  wrong_kind(name, it->second, "floats");
 }
 
 ACL_SIM_EXPORT void register_op(const std::string& op_type, OpFn fn) {

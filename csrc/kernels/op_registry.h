@@ -9,55 +9,15 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
-#include <map>
 #include <string>
-#include <variant>
 #include <vector>
+
+#include "kernels/op_context.h"  // OpContext, TensorView, Attrs: the vocabulary an OpFn takes
 
 namespace acl_sim {
 
-/** A dense, row-major tensor in device (or host) memory. dtype is an aclDataType number. */
-struct TensorView {
-  void* data = nullptr;  // nullptr: an absent optional input
-  int dtype = 0;
-  std::vector<int64_t> shape;
-
-  int64_t numel() const {
-    int64_t n = 1;
-    for (int64_t d : shape) n *= d;
-    return n;
-  }
-  bool present() const { return data != nullptr; }
-};
-
 /** Bytes per element of an aclDataType number; 0 if unsupported. */
 size_t dtype_size(int dtype);
-
-using AttrValue = std::variant<int64_t, double, std::string, std::vector<int64_t>, std::vector<double>>;
-
-class Attrs {
- public:
-  void set(const std::string& name, AttrValue v) { values_[name] = std::move(v); }
-  bool has(const std::string& name) const { return values_.count(name) != 0; }
-  int64_t get_int(const std::string& name, int64_t def) const;
-  double get_float(const std::string& name, double def) const;
-  std::string get_string(const std::string& name, const std::string& def) const;
-  std::vector<int64_t> get_ints(const std::string& name, const std::vector<int64_t>& def = {}) const;
-  std::vector<double> get_floats(const std::string& name, const std::vector<double>& def = {}) const;
-  const std::map<std::string, AttrValue>& all() const { return values_; }
-
- private:
-  std::map<std::string, AttrValue> values_;
-};
-
-struct OpContext {
-  const char* op_type = "";
-  const char* node_name = "";
-  std::vector<TensorView> inputs;
-  std::vector<TensorView> outputs;
-  const Attrs* attrs = nullptr;
-};
 
 /** Throws acl_sim::Error (ACL_ERROR_OP_* codes) on unsupported dtypes/shapes/attrs. */
 using OpFn = void (*)(OpContext& ctx);

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/op_registry.h"
+#include "kernels/op_context.h"
 #include "model/model.h"
 #include "model/om_reader.h"
 

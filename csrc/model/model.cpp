@@ -14,6 +14,7 @@
 #include "model/model_memory.h"
 #include "model/om_reader.h"
 #include "runtime/device.h"
+#include "kernels/op_registry.h"  // dtype_size
 
 namespace acl_sim {
 

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/op_registry.h"
+#include "kernels/op_context.h"
 
 #define ACL_SIM_MODEL_API ACL_SIM_EXPORT
 

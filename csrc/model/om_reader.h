@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/op_registry.h"
+#include "kernels/op_registry.h"  // OpFn, Attrs
 #include "model/model.h"
 
 namespace acl_sim {

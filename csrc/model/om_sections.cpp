@@ -10,6 +10,7 @@
 #include "common/json.h"
 #include "model/om_reader.h"
 #include "model/om_reader_internal.h"
+#include "kernels/op_registry.h"  // dtype_size
 
 namespace acl_sim {
 namespace {

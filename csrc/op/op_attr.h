@@ -9,8 +9,6 @@
 #include <variant>
 #include <vector>
 
-#include "common/handle_table.h"
-
 namespace acl_sim {
 
 struct OpAttrValue {
@@ -34,12 +32,3 @@ struct OpAttrValue {
 struct aclopAttr {
   std::map<std::string, acl_sim::OpAttrValue> values;
 };
-
-namespace acl_sim {
-
-HandleTable<aclopAttr>& op_attrs();
-
-/** The attribute set behind @p handle; NULL gives an empty set. Throws 100000 for a dead handle. */
-aclopAttr resolve_op_attr(const void* handle);
-
-}  // namespace acl_sim

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/op_registry.h"
+#include "common/attrs.h"
 #include "op/compiled_op.h"
 
 namespace acl_sim {

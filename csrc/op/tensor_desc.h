@@ -1,6 +1,6 @@
 // aclTensorDesc: dtype, format, shape (and an optional name) of one tensor, as
 // created by aclCreateTensorDesc. Shared by aclop (op descs) and aclmdl
-// (dataset tensor descs). Handles are validated through tensor_descs().
+// (dataset tensor descs). Their handles are capi's (capi/desc_handles.h).
 #pragma once
 
 #include <cstddef>
@@ -11,6 +11,7 @@
 
 #include "acl/acl_base.h"
 #include "common/handle_table.h"
+#include "common/shape.h"  // element_count, dims_to_string
 
 struct aclTensorDesc {
   aclDataType dtype = ACL_FLOAT;
@@ -21,20 +22,9 @@ struct aclTensorDesc {
 
 namespace acl_sim {
 
-/** Live tensor descriptions. */
-HandleTable<aclTensorDesc>& tensor_descs();
-
-/** The live desc behind @p handle; throws ACL_ERROR_INVALID_PARAM naming @p what if unknown/NULL. */
-std::shared_ptr<aclTensorDesc> require_tensor_desc(const void* handle, const char* what);
-
 /** Bytes per element of an aclDataType (0 for unknown and sub-byte types). */
 size_t acl_dtype_bytes(int dtype);
 /** Human-readable dtype name for messages ("float32", "int64", ...). */
 const char* acl_dtype_name(int dtype);
-
-/** Product of dims; 0 if any dim is negative (dynamic or unknown rank). */
-int64_t element_count(const std::vector<int64_t>& dims);
-/** "[1,3,224,224]" for messages. */
-std::string dims_to_string(const std::vector<int64_t>& dims);
 
 }  // namespace acl_sim

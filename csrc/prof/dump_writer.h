@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "kernels/op_registry.h"
+#include "common/tensor_view.h"
 
 namespace acl_sim::dump {
 

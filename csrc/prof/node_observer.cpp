@@ -13,6 +13,7 @@
 #include "prof/dump.h"
 #include "prof/dump_writer.h"
 #include "prof/profiler.h"
+#include "kernels/op_registry.h"  // dtype_size
 
 namespace acl_sim::prof {
 namespace {

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "prof/dump_writer.h"
+#include "kernels/op_registry.h"  // dtype_size
 
 namespace acl_sim::dump {
 

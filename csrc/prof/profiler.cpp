@@ -13,6 +13,8 @@
 #include <functional>
 #include <thread>
 
+#include "common/clock.h"
+#include "prof/execution_observer.h"
 #include "prof/node_observer.h"
 #include "prof/op_summary.h"
 
@@ -101,10 +103,7 @@ void make_dirs(const std::string& path) {
 
 }  // namespace
 
-uint64_t now_ns() {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
-}
+uint64_t now_ns() { return monotonic_ns(); }
 
 void span(const std::string& name, const char* cat, int pid, int64_t tid, uint64_t start_ns, uint64_t end_ns,
           const std::string& args_json) {
@@ -195,11 +194,13 @@ void start(const Config& cfg) {
     }
   }
   install_node_observer();
+  install_execution_observer(true);
   detail::g_enabled.store(true, std::memory_order_release);
 }
 
 std::vector<std::string> stop_and_write() {
   detail::g_enabled.store(false, std::memory_order_release);
+  install_execution_observer(false);
   Registry& r = registry();
   std::vector<Record> records;
   std::vector<OpRecord> ops;
@@ -273,53 +274,6 @@ std::vector<std::string> stop_and_write() {
   write_op_summary(csv_path, ops, cfg.soc);
   written.push_back(csv_path);
   return written;
-}
-
-}  // namespace acl_sim::prof
-
-namespace acl_sim::prof {
-namespace {
-thread_local bool t_has_track = false;
-thread_local Track t_track;
-thread_local std::string t_op_label;
-}  // namespace
-
-const std::string& op_label() { return t_op_label; }
-void set_op_label(const std::string& label) { t_op_label = label; }
-
-Track current_track() {
-  if (t_has_track) return t_track;
-  Track t;
-  t.pid = kHostPid;
-  t.tid = static_cast<int64_t>(std::hash<std::thread::id>{}(std::this_thread::get_id()) % 100000);
-  return t;
-}
-
-int64_t stream_track(const void* stream, int pid, bool is_default) {
-  static std::mutex mu;
-  static std::map<const void*, int64_t>* ids = new std::map<const void*, int64_t>();
-  std::lock_guard<std::mutex> lock(mu);
-  auto it = ids->find(stream);
-  if (it != ids->end()) return it->second;
-  const int64_t id = static_cast<int64_t>(ids->size()) + 1;
-  ids->emplace(stream, id);
-  name_thread(pid, id, (is_default ? "default stream " : "stream ") + std::to_string(id));
-  return id;
-}
-
-TaskSpan::~TaskSpan() {
-  Track t = current_track();
-  span(name_, "task", t.pid, t.tid, start_, now_ns());
-}
-
-ScopedTrack::ScopedTrack(int pid, int64_t tid) : saved_(t_track) {
-  t_track = Track{pid, tid};
-  t_has_track = true;
-}
-
-ScopedTrack::~ScopedTrack() {
-  t_track = saved_;
-  t_has_track = saved_.pid != kHostPid || saved_.tid != 0;
 }
 
 }  // namespace acl_sim::prof

@@ -88,31 +88,12 @@ struct Track {
   int pid = kHostPid;
   int64_t tid = 0;
 };
-/** The track of the calling thread: set by the stream engine around each task; host otherwise. */
+/** The track of the calling thread: the stream's while it runs a stream task (execution_observer.h); host otherwise. */
 Track current_track();
-/** The op running on this thread (set by the model-node observer while profiling): the thread pool
- *  names each core's share of the op's blocks after it. Empty when none. */
+/** The op running on this thread (set by the model-node observer while profiling): each pool
+ *  worker's share of the op's blocks is named after it (execution_observer.h). Empty when none. */
 const std::string& op_label();
 void set_op_label(const std::string& label);
 /** The trace track of a stream (sequential per process; named "stream N" / "default stream N"). */
 int64_t stream_track(const void* stream, int pid, bool is_default);
-/** RAII: a span named @p name (a string literal) on the calling thread's current track. */
-class TaskSpan {
- public:
-  explicit TaskSpan(const char* name) : name_(name), start_(now_ns()) {}
-  ~TaskSpan();
-
- private:
-  const char* name_;
-  uint64_t start_;
-};
-/** RAII: run a stream task under (pid, tid). */
-class ScopedTrack {
- public:
-  ScopedTrack(int pid, int64_t tid);
-  ~ScopedTrack();
-
- private:
-  Track saved_;
-};
 }  // namespace acl_sim::prof

@@ -2,14 +2,12 @@
 
 #include <chrono>
 
+#include "common/clock.h"
 #include "runtime/stream.h"
 
 namespace acl_sim {
 
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+int64_t now_ns() { return static_cast<int64_t>(monotonic_ns()); }
 
 /** A stream's wait for generation @p gen of an event (aclrtStreamWaitEvent). */
 class EventWait : public Waitable {

@@ -9,7 +9,7 @@
 #include "acl/acl_rt.h"
 #include "common/fault_injection.h"
 #include "common/log.h"
-#include "prof/profiler.h"
+#include "runtime/runtime_observer.h"
 
 namespace acl_sim {
 namespace {
@@ -62,7 +62,7 @@ void* MemPool::allocate(size_t size, bool pad) {
   b->requested = size;
   b->seg->used_blocks++;
   used_ += b->size;
-  if (prof::enabled()) prof::counter("device memory used", device_id_, prof::now_ns(), static_cast<double>(used_));
+  if (RuntimeObserver* o = runtime_observer()) o->memory_used(device_id_, used_);
   return reinterpret_cast<void*>(b->addr);
 }
 
@@ -256,7 +256,7 @@ void MemPool::free(void* p) {
   b->binned = true;
   bin_for(b->size).push_back(b);
   binned_bytes_ += b->size;
-  if (prof::enabled()) prof::counter("device memory used", device_id_, prof::now_ns(), static_cast<double>(used_));
+  if (RuntimeObserver* o = runtime_observer()) o->memory_used(device_id_, used_);
 }
 
 std::vector<MemPool::Block*>& MemPool::bin_for(size_t block_size) {

@@ -7,8 +7,6 @@
 
 #include "acl/acl_rt.h"
 #include "common/log.h"
-#include "executor/thread_pool.h"
-#include "prof/init_config.h"
 #include "runtime/call_gate.h"
 #include "runtime/context.h"
 #include "runtime/event.h"
@@ -60,7 +58,7 @@ void Runtime::require_initialized() const {
     fail(ACL_ERROR_UNINITIALIZE, "AscendCL is not initialized: call aclInit first (or it was already finalized)");
 }
 
-void Runtime::init(const char* config_path) {
+void Runtime::init(const char* config_path, const Configure& configure) {
   std::lock_guard<std::mutex> lock(mu_);
   if (initialized()) fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit was already called in this process");
   std::string config;
@@ -72,7 +70,7 @@ void Runtime::init(const char* config_path) {
     config = ss.str();
   }
   log::reload_level();
-  apply_init_config(config);  // dump / profiler keys; throws 100006/100009/100010/148048 on a bad file
+  if (configure) configure(config);  // dump / profiler keys (capi: apply_init_config); throws on a bad file
   config_json_ = std::move(config);
   device_count_ = device_count_from_env();
   initialized_.store(true, std::memory_order_release);
@@ -143,14 +141,31 @@ bool Runtime::holds_host_range(const void* p, size_t n) {
   return addr - begin <= it->second && n <= it->second - (addr - begin);
 }
 
-void Runtime::on_finalize(const std::string& name, std::function<void()> fn) {
+void Runtime::on_finalize(const std::string& name, std::function<void()> fn, FinalizeStage stage) {
   std::lock_guard<std::mutex> lock(hooks_mu_);
   for (auto& h : finalize_hooks_)
-    if (h.first == name) {
-      h.second = std::move(fn);
+    if (h.name == name) {
+      h.fn = std::move(fn);
+      h.stage = stage;
       return;
     }
-  finalize_hooks_.emplace_back(name, std::move(fn));
+  finalize_hooks_.push_back(FinalizeHook{name, std::move(fn), stage});
+}
+
+void Runtime::run_finalize_hooks(FinalizeStage stage) {
+  std::vector<FinalizeHook> hooks;
+  {
+    std::lock_guard<std::mutex> g(hooks_mu_);
+    hooks = finalize_hooks_;
+  }
+  for (auto& h : hooks) {
+    if (h.stage != stage) continue;
+    try {
+      h.fn();
+    } catch (const std::exception& e) {
+      ACL_SIM_LOG_WARN("RUNTIME", "aclFinalize: releasing ", h.name, " failed: ", e.what());
+    }
+  }
 }
 
 void Runtime::finalize() {
@@ -172,24 +187,10 @@ void Runtime::finalize() {
       ACL_SIM_LOG_WARN("RUNTIME", "aclFinalize: device ", d->id(), " had an unsynchronised stream error: ", e.what());
     }
   }
-  // 2. Other subsystems release their state while devices still exist.
-  try {
-    finish_init_config();  // write profiles, stop dumping
-  } catch (const std::exception& e) {
-    ACL_SIM_LOG_WARN("RUNTIME", "aclFinalize: finishing profiling/dump failed: ", e.what());
-  }
-  std::vector<std::pair<std::string, std::function<void()>>> hooks;
-  {
-    std::lock_guard<std::mutex> g(hooks_mu_);
-    hooks = finalize_hooks_;
-  }
-  for (auto& h : hooks) {
-    try {
-      h.second();
-    } catch (const std::exception& e) {
-      ACL_SIM_LOG_WARN("RUNTIME", "aclFinalize: releasing ", h.first, " failed: ", e.what());
-    }
-  }
+  // 2. The layers above write out what they recorded, then release their state while devices
+  //    still exist.
+  run_finalize_hooks(FinalizeStage::flush);
+  run_finalize_hooks(FinalizeStage::release);
   // 3. Leak report.
   std::ostringstream leaks;
   size_t n_leaks = 0;
@@ -221,7 +222,7 @@ void Runtime::finalize() {
   for (auto& c : contexts) c->destroy();
   for (auto& d : owned_devices_) d->close_default_context();
   StreamScheduler::instance().shutdown();
-  ThreadPool::instance().shutdown();
+  run_finalize_hooks(FinalizeStage::shutdown);  // the executor joins its pool workers
   streams.clear();
   events.clear();
   contexts.clear();

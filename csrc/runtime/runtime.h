@@ -32,10 +32,15 @@ class ACL_SIM_RT_API Runtime {
 
   static Runtime& get();
 
-  /** aclInit: throws ACL_ERROR_REPEAT_INITIALIZE (100002) when already initialised. */
-  void init(const char* config_path);
-  /** aclFinalize: waits for queued work, joins workers, logs leaks, frees every device.
-   *  Throws ACL_ERROR_REPEAT_FINALIZE (100037) when not initialised. */
+  /** What aclInit hands the layers above with the config file's text ("" when none): they apply
+   *  their sections (dump, profiler). An Error thrown here fails the init. */
+  using Configure = std::function<void(const std::string& config_json)>;
+
+  /** aclInit: reads @p config_path, runs @p configure, then counts as initialised.
+   *  Throws ACL_ERROR_REPEAT_INITIALIZE (100002) when already initialised. */
+  void init(const char* config_path, const Configure& configure = {});
+  /** aclFinalize: waits for queued work, runs the on_finalize hooks stage by stage, logs leaks,
+   *  frees every device. Throws ACL_ERROR_REPEAT_FINALIZE (100037) when not initialised. */
   void finalize();
   bool initialized() const { return initialized_.load(std::memory_order_acquire); }
   /** Throws ACL_ERROR_UNINITIALIZE (100001) before aclInit / after aclFinalize. */
@@ -60,9 +65,16 @@ class ACL_SIM_RT_API Runtime {
   /** True if [p, p+n) lies inside one live aclrtMallocHost allocation. Thread-safe. */
   bool holds_host_range(const void* p, size_t n);
 
-  /** Run @p fn at every aclFinalize, after all streams are idle and before devices are freed
-   *  (models, communicators, profilers release their state here). Thread-safe. */
-  void on_finalize(const std::string& name, std::function<void()> fn);
+  /** When an on_finalize hook runs within aclFinalize. */
+  enum class FinalizeStage {
+    flush,     // every stream is idle, nothing released yet: write profiles, stats, dumps
+    release,   // after flush, devices still open: models, communicators, kernel binaries go
+    shutdown,  // every context and stream is closed, devices not yet freed: join worker threads
+  };
+  /** Run @p fn at every aclFinalize in @p stage (hooks of one stage run in registration order).
+   *  This is how the layers above the runtime take part in finalising without the runtime
+   *  knowing them. Registering a name again replaces its hook. Thread-safe. */
+  void on_finalize(const std::string& name, std::function<void()> fn, FinalizeStage stage = FinalizeStage::release);
 
   /** The parsed aclInit config file contents ("" when none). */
   const std::string& config_json() const { return config_json_; }
@@ -82,7 +94,13 @@ class ACL_SIM_RT_API Runtime {
   std::mutex host_mu_;
   std::map<const void*, size_t> host_allocs_;  // ordered: holds_host_range looks up by address
   std::mutex hooks_mu_;
-  std::vector<std::pair<std::string, std::function<void()>>> finalize_hooks_;
+  struct FinalizeHook {
+    std::string name;
+    std::function<void()> fn;
+    FinalizeStage stage;
+  };
+  void run_finalize_hooks(FinalizeStage stage);
+  std::vector<FinalizeHook> finalize_hooks_;
   std::string config_json_;
 };
 

@@ -7,10 +7,10 @@
 #include "acl/acl_rt.h"
 #include "common/fault_injection.h"
 #include "common/log.h"
-#include "prof/profiler.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/runtime.h"
+#include "runtime/runtime_observer.h"
 #include "runtime/stream_scheduler.h"
 
 namespace acl_sim {
@@ -122,13 +122,7 @@ void Stream::drain(size_t budget) {
       queue_.pop_front();
       lock.unlock();
       fault::maybe_stall_task();  // hardening tests: ACL_SIM_FAULT_STALL_TASK_MS
-      // Profiling: the task, and every op it runs, land on this stream's track of its device.
-      std::optional<prof::ScopedTrack> track;
-      std::optional<prof::TaskSpan> span;
-      if (prof::enabled()) {
-        track.emplace(device_.id(), prof::stream_track(this, device_.id(), is_default_));
-        span.emplace(task_name);
-      }
+      ObservedTask observed(*this, task_name);  // the profiler puts the task and its ops on this stream's track
       try {
         task();
       } catch (const Error& e) {
@@ -171,12 +165,7 @@ void Stream::run_and_wait(const char* name, const std::function<void()>& fn) {
   std::optional<Error> failure;
   {
     fault::maybe_stall_task();
-    std::optional<prof::ScopedTrack> track;
-    std::optional<prof::TaskSpan> span;
-    if (prof::enabled()) {
-      track.emplace(device_.id(), prof::stream_track(this, device_.id(), is_default_));
-      span.emplace(name);
-    }
+    ObservedTask observed(*this, name);
     try {
       fn();
     } catch (const Error& e) {
