@@ -49,6 +49,8 @@ class MatrixPanelSource final : public BPanelSource {
  public:
   explicit MatrixPanelSource(MatrixRef m) : m_(m) {}
   void pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const override;
+  void pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip, int64_t last_width,
+                   float* dst) const override;
 
  private:
   MatrixRef m_;
