@@ -43,7 +43,8 @@ struct Scratch {
     return data;
   }
 };
-thread_local Scratch<float> t_padded, t_ctile;
+// t_input: the padded or subsampled input; t_ctile: a tile's output on the padded row pitch.
+thread_local Scratch<float> t_input, t_ctile;
 thread_local Scratch<int64_t> t_offsets;
 
 /**
@@ -289,17 +290,49 @@ void run_tile(const Plan& p, size_t index) {
 
 }  // namespace
 
-bool direct_conv_applies(const SpatialGeometry& g) {
+bool direct_conv_applies(const SpatialGeometry& g, bool any_width) {
   if (g.nsp < 1 || g.nsp > 2) return false;
-  for (int i = 0; i < g.nsp; ++i)
-    if (g.stride[i] != 1) return false;
-  return true;
+  bool unit_stride = true, pointwise = true;
+  for (int i = 0; i < g.nsp; ++i) {
+    unit_stride = unit_stride && g.stride[i] == 1;
+    pointwise = pointwise && g.kernel[i] == 1 && g.pad_begin[i] == 0 && g.pad_end[i] == 0;
+  }
+  if (pointwise) return true;  // strided 1x1: the subsampled input is a plain 1x1 conv's
+  if (!unit_stride) return false;
+  if (any_width) return true;
+  // Junk columns per output row (IWp - OW) cost as much as real ones: on small planes (28x28 and
+  // below with a 3x3) they outweigh the im2col the GEMM path pays, so those stay on the GEMM.
+  const int64_t w = g.nsp - 1;
+  const int64_t iwp = g.in[w] + g.pad_begin[w] + g.pad_end[w];
+  return (iwp - g.out[w]) * 20 <= iwp;
 }
 
-void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* w, int64_t m_rows,
+void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g_in, const float* w, int64_t m_rows,
                      float* y, const GemmEpilogue& ep, bool parallel) {
   const ConvKernels& ks = kernels();
-  const bool two_d = g.nsp == 2;
+  const bool two_d = g_in.nsp == 2;
+  const SpatialGeometry* gp = &g_in;
+  SpatialGeometry unit;
+  if (g_in.stride[0] != 1 || g_in.stride[g_in.nsp - 1] != 1) {
+    // Strided 1x1 (direct_conv_applies admits no other strided conv): gather the sampled pixels into a
+    // compact [C, OH, OW] input once (a quarter of the input at stride 2), then it is an unstrided 1x1.
+    const int64_t IH = two_d ? g_in.in[0] : 1, IW = g_in.in[g_in.nsp - 1];
+    const int64_t OH = two_d ? g_in.out[0] : 1, OW = g_in.out[g_in.nsp - 1];
+    const int64_t sh = two_d ? g_in.stride[0] : 1, sw = g_in.stride[g_in.nsp - 1];
+    float* xs = t_input.get(static_cast<size_t>(channels * OH * OW));
+    for (int64_t c = 0; c < channels; ++c)
+      for (int64_t oh = 0; oh < OH; ++oh) {
+        const float* src = x + (c * IH + oh * sh) * IW;
+        float* dst = xs + (c * OH + oh) * OW;
+        for (int64_t ow = 0; ow < OW; ++ow) dst[ow] = src[ow * sw];
+      }
+    unit = g_in;
+    unit.in = unit.out;
+    unit.stride.assign(unit.stride.size(), 1);
+    x = xs;
+    gp = &unit;
+  }
+  const SpatialGeometry& g = *gp;
   const int64_t IH = two_d ? g.in[0] : 1, IW = g.in[g.nsp - 1];
   const int64_t pt = two_d ? g.pad_begin[0] : 0, pb = two_d ? g.pad_end[0] : 0;
   const int64_t pl = g.pad_begin[g.nsp - 1], pr = g.pad_end[g.nsp - 1];
@@ -322,21 +355,33 @@ void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g,
   p.y = y;
   p.ep = &ep;
 
-  // Zero-padded copy of the input (the kernels then never test bounds).
+  // Zero-padded copy of the input (the kernels then never test bounds), spread over the pool when large.
+  const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;
   const int64_t plane = p.IHp * p.IWp;
   if (pt || pb || pl || pr) {
-    float* xp = t_padded.get(static_cast<size_t>(channels * plane));
-    for (int64_t c = 0; c < channels; ++c) {
-      float* dst = xp + c * plane;
-      const float* src = x + c * IH * IW;
-      std::memset(dst, 0, static_cast<size_t>(pt * p.IWp) * sizeof(float));
-      for (int64_t r = 0; r < IH; ++r) {
-        float* d = dst + (pt + r) * p.IWp;
-        std::fill(d, d + pl, 0.f);
-        std::memcpy(d + pl, src + r * IW, static_cast<size_t>(IW) * sizeof(float));
-        std::fill(d + pl + IW, d + p.IWp, 0.f);
+    float* xp = t_input.get(static_cast<size_t>(channels * plane));
+    auto pad_channels = [&](int64_t c0, int64_t c1) {
+      for (int64_t c = c0; c < c1; ++c) {
+        float* dst = xp + c * plane;
+        const float* src = x + c * IH * IW;
+        std::memset(dst, 0, static_cast<size_t>(pt * p.IWp) * sizeof(float));
+        for (int64_t r = 0; r < IH; ++r) {
+          float* d = dst + (pt + r) * p.IWp;
+          std::fill(d, d + pl, 0.f);
+          std::memcpy(d + pl, src + r * IW, static_cast<size_t>(IW) * sizeof(float));
+          std::fill(d + pl + IW, d + p.IWp, 0.f);
+        }
+        std::memset(dst + (pt + IH) * p.IWp, 0, static_cast<size_t>(pb * p.IWp) * sizeof(float));
       }
-      std::memset(dst + (pt + IH) * p.IWp, 0, static_cast<size_t>(pb * p.IWp) * sizeof(float));
+    };
+    const int64_t chunks = threads > 1 && channels * plane >= (1 << 16) ? std::min(channels, 2 * threads) : 1;
+    if (chunks == 1) {
+      pad_channels(0, channels);
+    } else {
+      ThreadPool::instance().parallel_for(static_cast<size_t>(chunks), [&](size_t i) {
+        const int64_t ci = static_cast<int64_t>(i);
+        pad_channels(channels * ci / chunks, channels * (ci + 1) / chunks);
+      });
     }
     p.xp = xp;
   } else {
@@ -352,7 +397,6 @@ void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g,
   static constexpr int64_t kKcMax = 256, kMcMax = 256, kNcMax = 480;
   const int64_t widest = ks.max_nv * ks.lanes;
   p.kc = ceil_div(p.K, ceil_div(p.K, kKcMax));
-  const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;
   const double flops = 2.0 * p.M * p.Nq * p.K;
   int64_t want = 1;
   if (threads > 1 && flops >= 1e6) want = flops < 1e7 ? threads : (flops < 5e7 ? 2 : 4) * threads;

@@ -17,8 +17,12 @@
 
 namespace acl_sim {
 
-/** True when direct_conv_f32 computes this geometry: 1-2 spatial axes, stride 1 on each. */
-bool direct_conv_applies(const SpatialGeometry& g);
+/**
+ * True when direct_conv_f32 takes this geometry (1-2 spatial axes): stride 1 where the padded row pitch
+ * adds at most 5% junk columns (any_width: however many), and unpadded 1x1 convs at any stride (the sampled
+ * pixels are gathered first).
+ */
+bool direct_conv_applies(const SpatialGeometry& g, bool any_width = false);
 
 /**
  * y[m, p] = act(sum_k w[m, k] * im2col(x)[k, p] + ep.row_bias[m] + ep.residual[m, p]) for one image and group:
