@@ -32,7 +32,9 @@ SUPPORTED_OPS = frozenset({
     # data movement
     "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Concat", "Split", "Slice", "Gather",
     "GatherElements", "GatherND", "Expand", "Tile", "Pad", "Identity", "DepthToSpace", "SpaceToDepth", "Trilu",
-    "EyeLike", "ScatterElements", "ScatterND", "OneHot",
+    "EyeLike", "ScatterElements", "ScatterND", "OneHot", "ReverseSequence", "TensorScatter", "Col2Im",
+    # linear algebra / text features
+    "Det", "TfIdfVectorizer",
 })
 
 # Ops ATC can evaluate at compile time; they are accepted as long as folding removes them.

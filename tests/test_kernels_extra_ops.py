@@ -1,0 +1,191 @@
+"""Kernels added for the ONNX node-suite coverage (issue 15) against float64 NumPy references:
+ReverseSequence, TensorScatter, Det, Col2Im, TfIdfVectorizer, MaxPool on 8-bit integers and
+LpPool with dilations. Seeded random data, shapes past one pool block where it matters."""
+import itertools
+
+import numpy as np
+import pytest
+
+from kernel_testing import BF16, assert_close, expect_error, rand, run
+
+ids = lambda d: np.dtype(d).name  # noqa: E731
+
+
+# ---------------------------------------------------------------- ReverseSequence
+
+def _reverse_sequence_ref(x, lens, batch_axis, time_axis):
+    y = x.copy()
+    for b, n in enumerate(lens):
+        src = [slice(None)] * x.ndim
+        src[batch_axis] = b
+        src[time_axis] = slice(0, n)
+        dst = list(src)
+        y[tuple(dst)] = np.flip(x[tuple(src)], axis=time_axis - (batch_axis < time_axis))
+    return y
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int64, np.int8] + ([BF16] if BF16 else []), ids=ids)
+def test_reverse_sequence(dtype):
+    rng = np.random.default_rng(11)
+    for shape, batch_axis, time_axis in [((5, 4), 1, 0), ((4, 5), 0, 1), ((3, 7, 6), 0, 2), ((6, 2, 3, 5), 2, 0),
+                                         ((40, 33, 64), 1, 0)]:
+        x = rand(rng, shape, dtype)
+        lens = rng.integers(0, shape[time_axis] + 1, size=shape[batch_axis]).astype(np.int64)
+        got = run("ReverseSequence", [x, lens], shape, dtype, batch_axis=batch_axis, time_axis=time_axis)
+        np.testing.assert_array_equal(got, _reverse_sequence_ref(x, lens, batch_axis, time_axis))
+    expect_error(lambda: run("ReverseSequence", [x, lens[:1]], shape, dtype, batch_axis=1, time_axis=0), 100021)
+    bad = lens.copy()
+    bad[0] = shape[0] + 1
+    expect_error(lambda: run("ReverseSequence", [x, bad], shape, dtype, batch_axis=1, time_axis=0), 100021)
+
+
+# ---------------------------------------------------------------- TensorScatter
+
+@pytest.mark.parametrize("mode", ["linear", "circular"])
+def test_tensor_scatter(mode):
+    rng = np.random.default_rng(12)
+    for past_shape, seq, axis in [((2, 3, 8, 5), 3, -2), ((3, 8, 4), 2, 1), ((2, 6, 3, 4), 4, 1), ((4, 64, 128), 5, 1)]:
+        past = rng.standard_normal(past_shape).astype(np.float32)
+        ax = axis % len(past_shape)
+        upd_shape = list(past_shape)
+        upd_shape[ax] = seq
+        update = rng.standard_normal(upd_shape).astype(np.float32)
+        hi = past_shape[ax] - seq + 1 if mode == "linear" else past_shape[ax] * 2
+        idx = rng.integers(0, hi, size=past_shape[0]).astype(np.int64)
+        want = past.copy()
+        for prefix in np.ndindex(*past_shape[:ax]):
+            for s in range(seq):
+                t = idx[prefix[0]] + s
+                if mode == "circular":
+                    t %= past_shape[ax]
+                want[prefix + (t,)] = update[prefix + (s,)]
+        got = run("TensorScatter", [past, update, idx], past_shape, np.float32, axis=axis, mode=mode)
+        np.testing.assert_array_equal(got, want)
+    # write_indices absent: from step 0.
+    got = run("TensorScatter", [past, update], past_shape, np.float32, axis=axis, mode=mode)
+    want = past.copy()
+    want[:, :seq] = update
+    np.testing.assert_array_equal(got, want)
+    if mode == "linear":
+        idx[0] = past_shape[1]
+        expect_error(lambda: run("TensorScatter", [past, update, idx], past_shape, np.float32, axis=1), 100021)
+
+
+# ---------------------------------------------------------------- Det
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16], ids=ids)
+def test_det(dtype):
+    rng = np.random.default_rng(13)
+    for shape in [(2, 2), (3, 3), (4, 1, 1), (5, 2, 6, 6), (300, 3, 3), (2, 17, 17)]:
+        x = rng.uniform(-1, 1, size=shape).astype(dtype)
+        want = np.linalg.det(x.astype(np.float64))
+        got = run("Det", [x], shape[:-2], dtype)
+        scale = 1.0 if dtype != np.float16 else 4.0
+        assert_close(got, want, dtype, scale=scale * max(1.0, np.abs(want).max()))
+    singular = np.array([[1, 2], [2, 4]], dtype=dtype)
+    assert run("Det", [singular], (), dtype) == 0
+    expect_error(lambda: run("Det", [np.zeros((2, 3), dtype)], (), dtype), 100021)
+
+
+# ---------------------------------------------------------------- Col2Im
+
+def _col2im_ref(x, image, block, strides, dilations, pads):
+    n_dims = len(image)
+    nb = [(image[a] + pads[a] + pads[a + n_dims] - dilations[a] * (block[a] - 1) - 1) // strides[a] + 1
+          for a in range(n_dims)]
+    N, CK, L = x.shape
+    K = int(np.prod(block))
+    C = CK // K
+    out = np.zeros((N, C) + tuple(image), dtype=np.float64)
+    xv = x.astype(np.float64).reshape(N, C, K, L)
+    for k, koff in enumerate(itertools.product(*[range(b) for b in block])):
+        for l, bco in enumerate(itertools.product(*[range(b) for b in nb])):
+            pos = [bco[a] * strides[a] - pads[a] + koff[a] * dilations[a] for a in range(n_dims)]
+            if all(0 <= p < image[a] for a, p in enumerate(pos)):
+                out[(slice(None), slice(None)) + tuple(pos)] += xv[:, :, k, l]
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16], ids=ids)
+def test_col2im(dtype):
+    rng = np.random.default_rng(14)
+    cases = [((5, 5), (1, 5), (1, 1), (1, 1), (0, 0, 0, 0)),
+             ((5, 5), (3, 3), (2, 2), (1, 1), (0, 0, 0, 0)),
+             ((5, 5), (1, 5), (1, 1), (1, 1), (0, 1, 0, 1)),
+             ((6, 6), (2, 2), (1, 1), (1, 5), (0, 0, 0, 0)),
+             ((9, 11), (3, 2), (2, 3), (2, 1), (1, 2, 0, 1)),
+             ((3, 4, 5), (1, 1, 1), (1, 1, 1), (1, 1, 1), (0,) * 6),
+             ((4, 5, 6), (2, 3, 2), (1, 2, 2), (1, 1, 2), (1, 0, 1, 0, 1, 1)),
+             ((7,), (3,), (2,), (1,), (1, 1))]
+    for image, block, strides, dilations, pads in cases:
+        n = len(image)
+        nb = [(image[a] + pads[a] + pads[a + n] - dilations[a] * (block[a] - 1) - 1) // strides[a] + 1
+              for a in range(n)]
+        N, C = 2, 3
+        x = rng.uniform(-1, 1, size=(N, C * int(np.prod(block)), int(np.prod(nb)))).astype(dtype)
+        want = _col2im_ref(x, image, block, strides, dilations, pads)
+        got = run("Col2Im", [x, np.array(image, np.int64), np.array(block, np.int64)], want.shape, dtype,
+                  strides=list(strides), dilations=list(dilations), pads=list(pads))
+        assert_close(got, want, dtype, scale=4.0)
+    expect_error(lambda: run("Col2Im", [x, np.array(image, np.int64), np.array(block, np.int64)], want.shape, dtype),
+                 100021)
+
+
+# ---------------------------------------------------------------- TfIdfVectorizer
+
+def _tfidf_onnx_ref(x, **attrs):
+    from onnx import TensorProto, helper
+    from onnx.reference import ReferenceEvaluator
+
+    node = helper.make_node("TfIdfVectorizer", ["X"], ["Y"], **attrs)
+    g = helper.make_graph([node], "t", [helper.make_tensor_value_info("X", TensorProto.INT64, None)],
+                          [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 9)])
+    return ReferenceEvaluator(model).run(None, {"X": x.astype(np.int64)})[0]
+
+
+@pytest.mark.parametrize("mode", ["TF", "IDF", "TFIDF"])
+def test_tfidf_vectorizer(mode):
+    rng = np.random.default_rng(15)
+    pool = [2, 3, 5, 4, 5, 6, 7, 8, 6, 7, 3, 3, 2, 9, 9, 9]  # 4 unigrams, 3 bigrams, 2 trigrams
+    counts = [0, 4, 10]
+    indexes = [0, 1, 2, 3, 4, 5, 6, 7, 8]
+    weights = list(rng.uniform(0.5, 2.0, size=9).round(3))
+    for shape, (min_n, max_n), skip in itertools.product([(12,), (3, 10), (24, 40)], [(1, 1), (1, 2), (2, 3), (1, 3)],
+                                                         [0, 2, 5]):
+        attrs = dict(min_gram_length=min_n, max_gram_length=max_n, max_skip_count=skip, mode=mode,
+                     ngram_counts=counts, ngram_indexes=indexes, pool_int64s=pool)
+        if mode != "TF":
+            attrs["weights"] = weights
+        for dtype in (np.int32, np.int64):
+            x = rng.integers(2, 10, size=shape).astype(dtype)
+            want = _tfidf_onnx_ref(x, **attrs)
+            got = run("TfIdfVectorizer", [x], want.shape, np.float32, **attrs)
+            np.testing.assert_allclose(got, want, rtol=1e-6)
+    expect_error(lambda: run("TfIdfVectorizer", [x.astype(np.float32)], want.shape, np.float32, **attrs), 100026)
+
+
+# ---------------------------------------------------------------- pooling corner cases
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8], ids=ids)
+def test_max_pool_int8(dtype):
+    rng = np.random.default_rng(16)
+    x = rand(rng, (2, 3, 9, 11), dtype) if dtype == np.int8 else rng.integers(0, 256, (2, 3, 9, 11)).astype(dtype)
+    want = np.full((2, 3, 9, 11), np.iinfo(dtype).min, dtype=np.float64)
+    padded = np.full((2, 3, 13, 15), -np.inf)
+    padded[:, :, 2:11, 2:13] = x
+    want = np.max([padded[:, :, i:i + 9, j:j + 11] for i in range(5) for j in range(5)], axis=0)
+    got = run("MaxPool", [x], x.shape, dtype, kernel_shape=[5, 5], pads=[2, 2, 2, 2])
+    np.testing.assert_array_equal(got, want.astype(dtype))
+
+
+def test_lp_pool_dilations():
+    rng = np.random.default_rng(17)
+    x = rng.standard_normal((2, 3, 10, 9)).astype(np.float32)
+    # kernel 2x3, dilations 2x2, strides 1: output (10 - 3) x (9 - 5)
+    want = np.zeros((2, 3, 8, 5))
+    for i, j in itertools.product(range(8), range(5)):
+        win = x[:, :, i:i + 3:2, j:j + 5:2].astype(np.float64)
+        want[:, :, i, j] = np.sqrt((win ** 2).sum(axis=(2, 3)))
+    got = run("LpPool", [x], want.shape, np.float32, kernel_shape=[2, 3], dilations=[2, 2], p=2)
+    assert_close(got, want, np.float32, scale=4.0)
