@@ -189,3 +189,100 @@ def test_lp_pool_dilations():
         want[:, :, i, j] = np.sqrt((win ** 2).sum(axis=(2, 3)))
     got = run("LpPool", [x], want.shape, np.float32, kernel_shape=[2, 3], dilations=[2, 2], p=2)
     assert_close(got, want, np.float32, scale=4.0)
+
+
+# ---------------------------------------------------------------- DeformConv
+
+def _bilinear_zero(plane, h, w):
+    H, W = plane.shape
+    h0, w0 = np.floor(h).astype(np.int64), np.floor(w).astype(np.int64)
+    lh, lw = h - h0, w - w0
+    out = np.zeros(h.shape)
+    for dy, dx, wt in ((0, 0, (1 - lh) * (1 - lw)), (0, 1, (1 - lh) * lw), (1, 0, lh * (1 - lw)), (1, 1, lh * lw)):
+        y, x = h0 + dy, w0 + dx
+        ok = (y >= 0) & (y < H) & (x >= 0) & (x < W)
+        out += np.where(ok, wt * plane[np.clip(y, 0, H - 1), np.clip(x, 0, W - 1)], 0.0)
+    return out
+
+
+def _deform_conv_ref(x, w, off, b, mask, strides, pads, dil, group, og):
+    N, C, H, W = x.shape
+    M, cg, kh, kw = w.shape
+    oh, ow = off.shape[2:]
+    off = off.astype(np.float64).reshape(N, og, kh, kw, 2, oh, ow)
+    mask = np.ones((N, og, kh, kw, oh, ow)) if mask is None else mask.astype(np.float64).reshape(N, og, kh, kw, oh, ow)
+    ii, jj = np.meshgrid(np.arange(oh), np.arange(ow), indexing="ij")
+    cols = np.zeros((N, C, kh, kw, oh, ow))
+    for n, c, ti, tj in itertools.product(range(N), range(C), range(kh), range(kw)):
+        o = c // (C // og)
+        h = ii * strides[0] - pads[0] + ti * dil[0] + off[n, o, ti, tj, 0]
+        v = jj * strides[1] - pads[1] + tj * dil[1] + off[n, o, ti, tj, 1]
+        cols[n, c, ti, tj] = _bilinear_zero(x[n, c].astype(np.float64), h, v) * mask[n, o, ti, tj]
+    y = np.zeros((N, M, oh, ow))
+    mg = M // group
+    for gi in range(group):
+        wg = w[gi * mg:(gi + 1) * mg].astype(np.float64).reshape(mg, -1)
+        cg_cols = cols[:, gi * cg:(gi + 1) * cg].reshape(N, cg * kh * kw, oh * ow)
+        y[:, gi * mg:(gi + 1) * mg] = np.einsum("mk,nkp->nmp", wg, cg_cols).reshape(N, mg, oh, ow)
+    if b is not None:
+        y += b.astype(np.float64).reshape(1, M, 1, 1)
+    return y
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16], ids=ids)
+def test_deform_conv(dtype):
+    rng = np.random.default_rng(18)
+    for (N, C, H, W), (M, kh, kw), strides, pads, dil, group, og, with_bm in [
+            ((1, 1, 3, 3), (1, 2, 2), (1, 1), (0, 0, 0, 0), (1, 1), 1, 1, False),
+            ((2, 4, 9, 8), (6, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), 2, 2, True),
+            ((1, 3, 12, 10), (5, 3, 2), (2, 1), (1, 0, 1, 0), (2, 1), 1, 3, True),
+            ((2, 8, 16, 16), (16, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), 1, 1, False)]:
+        oh = (H + pads[0] + pads[2] - dil[0] * (kh - 1) - 1) // strides[0] + 1
+        ow = (W + pads[1] + pads[3] - dil[1] * (kw - 1) - 1) // strides[1] + 1
+        x = rng.standard_normal((N, C, H, W)).astype(dtype)
+        w = rng.standard_normal((M, C // group, kh, kw)).astype(dtype)
+        off = (2.0 * rng.standard_normal((N, og * kh * kw * 2, oh, ow))).astype(dtype)
+        b = rng.standard_normal(M).astype(dtype) if with_bm else None
+        mask = rng.uniform(0, 1, (N, og * kh * kw, oh, ow)).astype(dtype) if with_bm else None
+        want = _deform_conv_ref(x, w, off, b, mask, strides, pads, dil, group, og)
+        got = run("DeformConv", [x, w, off, b, mask], want.shape, dtype, strides=list(strides), pads=list(pads),
+                  dilations=list(dil), group=group, offset_group=og)
+        assert_close(got, want, dtype, scale=20.0)
+    expect_error(lambda: run("DeformConv", [x, w, off[:, :2]], want.shape, dtype, pads=list(pads)), 100021)
+
+
+# ---------------------------------------------------------------- MaxUnpool
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.float16], ids=ids)
+def test_max_unpool_inverts_max_pool(dtype):
+    rng = np.random.default_rng(19)
+    x = rand(rng, (2, 3, 8, 10), np.float32)
+    pooled, idx = run("MaxPool", [x], [(2, 3, 4, 5), (2, 3, 4, 5)], [np.float32, np.int64], kernel_shape=[2, 2],
+                      strides=[2, 2])
+    vals = pooled.astype(dtype)
+    want = np.zeros(x.shape, dtype=np.float64).ravel()
+    want[idx.ravel()] = vals.ravel().astype(np.float64)
+    got = run("MaxUnpool", [vals, idx], x.shape, dtype, kernel_shape=[2, 2], strides=[2, 2])
+    np.testing.assert_array_equal(got, want.reshape(x.shape).astype(dtype))
+    # Indices that cross planes (not from MaxPool) still scatter, in order.
+    cross = rng.permutation(x.size)[:idx.size].reshape(idx.shape).astype(np.int64)
+    want = np.zeros(x.size)
+    want[cross.ravel()] = vals.ravel().astype(np.float64)
+    got = run("MaxUnpool", [vals, cross], x.shape, dtype, kernel_shape=[2, 2], strides=[2, 2])
+    np.testing.assert_array_equal(got, want.reshape(x.shape).astype(dtype))
+    cross[0, 0, 0, 0] = x.size
+    expect_error(lambda: run("MaxUnpool", [vals, cross], x.shape, dtype, kernel_shape=[2, 2], strides=[2, 2]), 100021)
+
+
+def test_conv_transpose_output_shape_larger_than_full():
+    """output_shape beyond the full result: the result stays at the start, the end is zero."""
+    rng = np.random.default_rng(20)
+    x = rng.standard_normal((1, 2, 3, 3)).astype(np.float32)
+    w = rng.standard_normal((2, 3, 3, 3)).astype(np.float32)
+    full = np.zeros((1, 3, 9, 7))
+    for i, j in itertools.product(range(3), range(3)):
+        full[:, :, i * 3:i * 3 + 3, j * 2:j * 2 + 3] += np.einsum("c,cmhw->mhw", x[0, :, i, j].astype(np.float64), w)
+    want = np.zeros((1, 3, 10, 8))
+    want[:, :, :9, :7] = full
+    got = run("ConvTranspose", [x, w], want.shape, np.float32, strides=[3, 2], output_shape=[10, 8])
+    assert_close(got, want, np.float32, scale=10.0)

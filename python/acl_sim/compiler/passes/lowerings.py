@@ -13,6 +13,8 @@ shape inference, like function expansion):
 - Einsum: repeated indices of one operand take the diagonal (identity mask, ReduceSum); every
   operand is transposed and unsqueezed onto one index order, multiplied with broadcasting, and
   the contracted indices are summed. Two float32/float16 operands contract with MatMul instead.
+- ai.onnx.ml Binarizer: Cast(Greater(X, threshold)) to X's dtype (1 above the threshold, else 0).
+- ai.onnx.ml ArrayFeatureExtractor: Gather on the last axis (a 1-D X gives [1, len(Y)]).
 """
 from __future__ import annotations
 
@@ -27,7 +29,8 @@ _DEFAULT_ACTIVATIONS = {"RNN": ["Tanh"], "GRU": ["Sigmoid", "Tanh"], "LSTM": ["S
 
 
 def lowerable(g: Graph, node: Node) -> bool:
-    if node.op in ("QLinearMatMul", "Einsum") or node.op in RECURRENT:
+    if node.op in ("QLinearMatMul", "Einsum", "ai.onnx.ml.Binarizer", "ai.onnx.ml.ArrayFeatureExtractor") or \
+            node.op in RECURRENT:
         return True
     return node.op == "BatchNormalization" and int(node.attrs.get("training_mode", 0)) == 1
 
@@ -324,4 +327,32 @@ def lower(g: Graph, node: Node) -> list[Node]:
         return _lower_recurrent(g, node)
     if node.op == "Einsum":
         return _lower_einsum(g, node)
+    if node.op == "ai.onnx.ml.Binarizer":
+        return _lower_binarizer(g, node)
+    if node.op == "ai.onnx.ml.ArrayFeatureExtractor":
+        return _lower_array_feature_extractor(g, node)
     return _lower_batchnorm_training(g, node)
+
+
+def _lower_binarizer(g: Graph, node: Node) -> list[Node]:
+    from onnx import helper
+
+    x = node.inputs[0]
+    dtype = np.dtype(g.dtype(x))
+    threshold = g.add_const("binarizer_threshold", np.array(node.attrs.get("threshold", 0.0), dtype=dtype))
+    nodes: list[Node] = []
+    above = _emit(g, nodes, node, "Greater", [x, threshold])
+    _emit(g, nodes, node, "Cast", [above], {"to": helper.np_dtype_to_tensor_dtype(dtype)}, out=node.outputs[0])
+    return nodes
+
+
+def _lower_array_feature_extractor(g: Graph, node: Node) -> list[Node]:
+    x, indices = node.inputs[:2]
+    nodes: list[Node] = []
+    if len(g.shape(x)) == 1:
+        picked = _emit(g, nodes, node, "Gather", [x, indices], {"axis": 0})
+        _emit(g, nodes, node, "Unsqueeze", [picked, g.add_const("axes", np.array([0], np.int64))],
+              out=node.outputs[0])
+    else:
+        _emit(g, nodes, node, "Gather", [x, indices], {"axis": -1}, out=node.outputs[0])
+    return nodes
