@@ -286,3 +286,63 @@ def test_conv_transpose_output_shape_larger_than_full():
     want[:, :, :9, :7] = full
     got = run("ConvTranspose", [x, w], want.shape, np.float32, strides=[3, 2], output_shape=[10, 8])
     assert_close(got, want, np.float32, scale=10.0)
+
+
+# ---------------------------------------------------------------- float64 MatMul, integer GEMMs
+
+def test_matmul_float64():
+    rng = np.random.default_rng(21)
+    for a_shape, b_shape in [((7, 5), (5, 3)), ((2, 3, 33, 70), (70, 41)), ((4, 1, 9, 8), (3, 8, 300)), ((6,), (6,)),
+                             ((5,), (2, 5, 4)), ((130, 257), (257, 1100))]:
+        a, b = rng.standard_normal(a_shape), rng.standard_normal(b_shape)
+        want = np.matmul(a, b)
+        got = run("MatMul", [a, b], want.shape, np.float64)
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    expect_error(lambda: run("MatMul", [a, b.astype(np.float32)], want.shape, np.float64), 100021)
+
+
+@pytest.mark.parametrize("adt,bdt", [(np.uint8, np.uint8), (np.int8, np.int8), (np.uint8, np.int8)], ids=str)
+def test_matmul_integer(adt, bdt):
+    rng = np.random.default_rng(22)
+    lo = lambda dt: np.iinfo(dt).min  # noqa: E731
+    hi = lambda dt: np.iinfo(dt).max  # noqa: E731
+    for a_shape, b_shape, per_row, per_col in [((4, 3), (3, 2), False, False), ((37, 300), (300, 45), True, True),
+                                               ((2, 5, 6), (6, 7), False, True), ((3, 4, 9), (3, 9, 5), False, False)]:
+        a = rng.integers(lo(adt), hi(adt), a_shape, endpoint=True).astype(adt)
+        b = rng.integers(lo(bdt), hi(bdt), b_shape, endpoint=True).astype(bdt)
+        za = rng.integers(lo(adt), hi(adt), (a_shape[-2],) if per_row else (), endpoint=True).astype(adt)
+        zb = rng.integers(lo(bdt), hi(bdt), (b_shape[-1],) if per_col else (), endpoint=True).astype(bdt)
+        za_b = za.astype(np.int64)[:, None] if per_row else za.astype(np.int64)
+        want = np.matmul(a.astype(np.int64) - za_b, b.astype(np.int64) - zb.astype(np.int64))
+        got = run("MatMulInteger", [a, b, za, zb], want.shape, np.int32)
+        np.testing.assert_array_equal(got, want.astype(np.int32))
+    got = run("MatMulInteger", [a, b], want.shape, np.int32)
+    np.testing.assert_array_equal(got, np.matmul(a.astype(np.int64), b.astype(np.int64)).astype(np.int32))
+    expect_error(lambda: run("MatMulInteger", [a.astype(np.float32), b], want.shape, np.int32), 100026)
+
+
+@pytest.mark.parametrize("dt", [np.uint8, np.int8], ids=ids)
+def test_conv_integer(dt):
+    from kernel_ref import conv_ref
+
+    rng = np.random.default_rng(23)
+    info = np.iinfo(dt)
+    for x_shape, w_shape, attrs in [((1, 1, 3, 3), (1, 1, 2, 2), {}),
+                                    ((2, 4, 9, 8), (6, 2, 3, 3), dict(group=2, pads=[1, 1, 1, 1])),
+                                    ((1, 3, 11, 10), (4, 3, 3, 2), dict(strides=[2, 1], dilations=[1, 2],
+                                                                        pads=[1, 0, 2, 1])),
+                                    ((2, 3, 17), (5, 3, 4), dict(strides=[3], pads=[2, 1])),
+                                    ((1, 2, 4, 5, 6), (3, 2, 2, 3, 2), dict(pads=[1, 0, 1, 0, 1, 1]))]:
+        x = rng.integers(info.min, info.max, x_shape, endpoint=True).astype(dt)
+        w = rng.integers(info.min, info.max, w_shape, endpoint=True).astype(dt)
+        xz = np.array(rng.integers(info.min, info.max, endpoint=True), dtype=dt)
+        wz = rng.integers(info.min, info.max, (w_shape[0],), endpoint=True).astype(dt)
+        nsp = len(x_shape) - 2
+        pads = attrs.get("pads", [0] * 2 * nsp)
+        want = conv_ref((x.astype(np.float64) - float(xz)),
+                        w.astype(np.float64) - wz.astype(np.float64).reshape((-1,) + (1,) * (nsp + 1)),
+                        strides=attrs.get("strides"), dilations=attrs.get("dilations"), pads=pads,
+                        group=attrs.get("group", 1))
+        got = run("ConvInteger", [x, w, xz, wz], want.shape, np.int32, **attrs)
+        np.testing.assert_array_equal(got, np.rint(want).astype(np.int32))
+    expect_error(lambda: run("ConvInteger", [x, w, np.array([1, 2], dt)], want.shape, np.int32, **attrs), 100021)

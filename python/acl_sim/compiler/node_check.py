@@ -18,7 +18,7 @@ import numpy as np
 from .passes.control_flow import UNROLLED_OPS
 
 # Ops ATC decomposes into kernel-library ops (passes/lowerings.py).
-LOWERED_OPS = {"QLinearMatMul", "RNN", "GRU", "LSTM", "Einsum"}
+LOWERED_OPS = {"QLinearMatMul", "QLinearConv", "RNN", "GRU", "LSTM", "Einsum"}
 from .supported_ops import FOLD_ONLY_OPS, SUPPORTED_OPS
 
 # Attribute values the compiler rejects: op -> [(attribute, default, accepted values)].

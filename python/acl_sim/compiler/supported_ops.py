@@ -9,7 +9,7 @@ from __future__ import annotations
 
 SUPPORTED_OPS = frozenset({
     # GEMM / convolution (with fused epilogues)
-    "Conv", "ConvTranspose", "Gemm", "MatMul",
+    "Conv", "ConvTranspose", "Gemm", "MatMul", "MatMulInteger", "ConvInteger",
     # elementwise math
     "Add", "Sub", "Mul", "Div", "Pow", "Mod", "Max", "Min", "Sum", "Mean", "Sqrt", "Exp", "Log", "Neg", "Abs",
     "Reciprocal", "Floor", "Ceil", "Round", "Sign", "Erf", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh",
