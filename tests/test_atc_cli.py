@@ -169,7 +169,7 @@ def test_check_lists_every_unsupported_node_without_compiling(tmp_path, capsys, 
     assert out == [
         "[ERROR] node 'lstm_l1' (LSTM, opset 19, dtypes float32/float32/float32): attribute layout=1 is not supported",
         "[ERROR] node 'nms' (NonMaxSuppression, opset 19, dtypes float32/float32): op is not supported",
-        "[ERROR] node 'bin' (ai.onnx.ml.LinearRegressor, opset 19, dtypes float32): op is not supported "
+        "[ERROR] node 'bin' (ai.onnx.ml.LinearRegressor, opset 3, dtypes float32): op is not supported "
         "(ai.onnx.ml supports ArrayFeatureExtractor, Binarizer, TreeEnsemble)",
         "[ERROR] node 'to_string' (Cast, opset 19, dtypes float32): dtype string is not supported",
         "ATC check failed: 4 unsupported of 6 nodes"]

@@ -191,6 +191,7 @@ def unsupported_nodes(proto) -> list[str]:
     from onnx import shape_inference
 
     opset = model_opset(proto)
+    domain_opsets = {imp.domain: int(imp.version) for imp in proto.opset_import}  # a node of another domain: its own
     try:
         inferred = shape_inference.infer_shapes(proto)
     except Exception:
@@ -210,7 +211,8 @@ def unsupported_nodes(proto) -> list[str]:
     for idx, node in enumerate(g.node):
         name = node.name or f"{node.op_type}_{idx}"
         dtypes = [_type_name(types.get(i)) if i else "-" for i in node.input]
-        head = describe(node.op_type, name, opset, dtypes, node.domain)
+        node_opset = opset if node.domain in ("", "ai.onnx") else domain_opsets.get(node.domain, opset)
+        head = describe(node.op_type, name, node_opset, dtypes, node.domain)
         if node.domain not in ("", "ai.onnx"):
             from .supported_ops import ML_OPS
 
