@@ -4,8 +4,9 @@
 #include "common/error.h"
 #include "common/fault_injection.h"
 #include "common/log.h"
-#include "hccl/algorithms/p2p_collectives.h"
+#include "hccl/algorithms/collective.h"
 #include "hccl/local_arrival.h"
+#include "hccl/transport_send_recv.h"
 #include "runtime/device.h"
 #include "runtime/runtime.h"
 #include "runtime/stream.h"
@@ -50,6 +51,26 @@ void Communicator::record_failure(int code, const std::string& message) {
 
 void Communicator::throw_if_broken() const {
   if (broken_.load()) fail(async_error(), "communicator is unusable after an earlier failure: ", async_message());
+}
+
+void Communicator::begin_issue() { issuing_.fetch_add(1, std::memory_order_seq_cst); }
+
+void Communicator::end_issue() {
+  if (issuing_.fetch_sub(1, std::memory_order_seq_cst) == 1) notify_left_if_idle();
+}
+
+void Communicator::leave(const char* fn) {
+  const char* none = nullptr;
+  left_fn_.compare_exchange_strong(none, fn);
+  left_.store(true, std::memory_order_seq_cst);
+  notify_left_if_idle();
+}
+
+void Communicator::notify_left_if_idle() {
+  // A call that passed aclFinalize's gate before it closed may still queue work: wait for it.
+  if (!left_.load(std::memory_order_seq_cst) || issuing_.load(std::memory_order_seq_cst) > 0) return;
+  if (left_notified_.exchange(true)) return;
+  on_left(str("aclFinalize is running and refused its ", left_fn_.load()));
 }
 
 void Communicator::enqueue(aclrtStream stream, OpDesc desc) {
@@ -106,7 +127,18 @@ LocalCommunicator::LocalCommunicator(std::shared_ptr<LocalGroup> group, uint32_t
 void LocalCommunicator::enqueue_on(const std::shared_ptr<Stream>& s, OpDesc desc) {
   if (desc.kind == OpKind::kSend || desc.kind == OpKind::kRecv) return Communicator::enqueue_on(s, std::move(desc));
   auto self = std::static_pointer_cast<LocalCommunicator>(shared_from_this());
+  // Counted before it is queued (it may arrive at once), as replayable if the stream is capturing.
+  if (s->capture()) {
+    replayable_.store(true);
+  } else {
+    issued_.fetch_add(1);
+  }
   s->enqueue_wait(std::make_shared<LocalArrival>(std::move(self), std::move(desc)));
+}
+
+void LocalCommunicator::on_left(const std::string& why) {
+  if (replayable_.load()) return;  // a replayed graph may still bring arrivals: peers time out instead
+  group_->rank_left(rank(), issued_.load(), why);
 }
 
 void LocalCommunicator::run(const OpDesc& desc, const Deadline& deadline) {
@@ -125,9 +157,15 @@ TransportCommunicator::TransportCommunicator(std::unique_ptr<PeerTransport> tran
 
 void TransportCommunicator::run(const OpDesc& desc, const Deadline& deadline) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (desc.kind == OpKind::kSend) return p2p_send(*transport_, send_seq_[desc.root]++, desc, deadline);
-  if (desc.kind == OpKind::kRecv) return p2p_recv(*transport_, recv_seq_[desc.root]++, desc, deadline);
-  run_p2p_collective(*transport_, seq_++, desc, deadline);
+  if (desc.kind == OpKind::kSend) return transport_send(*transport_, send_seq_[desc.root]++, desc, deadline);
+  if (desc.kind == OpKind::kRecv) return transport_recv(*transport_, recv_seq_[desc.root]++, desc, deadline);
+  CollectiveRun run;
+  run.local = {&desc};
+  run.nranks = size();
+  run.peers = transport_.get();
+  run.tag = collective_tag(seq_++);
+  run.deadline = deadline;
+  run_collective(run);
 }
 
 HandleTable<Communicator>& comm_table() {

@@ -1,7 +1,9 @@
-// The point-to-point transport interface for ranks in different processes.
-// Algorithms in algorithms/p2p_collectives.cpp are written against it; MPI
-// (transport_mpi.h) is the implementation. Requests are batched: post sends
-// and receives, then wait for the whole batch under a deadline.
+// The point-to-point transport between the processes of a communicator. The
+// collectives (algorithms/collective.h) and HcclSend/HcclRecv
+// (transport_send_recv.h) use it for whatever crosses a process boundary;
+// ranks in one process share memory and need none. MPI (transport_mpi.h) is
+// the implementation. Requests are batched: post sends and receives, then wait
+// for the whole batch under a deadline.
 #pragma once
 
 #include <cstddef>
@@ -11,9 +13,15 @@
 
 namespace acl_sim::hccl {
 
+/** The tag of collective number @p seq, and of message number @p pair_seq of one HcclSend/HcclRecv
+ *  pair (disjoint ranges). Tags repeat: MPI keeps the order of equal tags between two processes. */
+inline int collective_tag(uint64_t seq) { return 1 + static_cast<int>(seq % 16000); }
+inline int send_recv_tag(uint64_t pair_seq) { return 20000 + static_cast<int>(pair_seq % 10000); }
+
 class PeerTransport {
  public:
   virtual ~PeerTransport() = default;
+  /** This process's index among size() processes. */
   virtual uint32_t rank() const = 0;
   virtual uint32_t size() const = 0;
   /** Post a send of @p bytes to @p peer with @p tag (the buffer must stay valid until wait_all). */
