@@ -65,7 +65,7 @@ std::shared_ptr<Communicator> comm_for(HcclComm comm, const char* fn) {
   ACL_SIM_REQUIRE(Runtime::get().initialized(), HCCL_E_RUNTIME, "acl is not initialised");
   auto c = find_comm(comm);
   if (CallGate::instance().refusing()) {
-    c->leave(fn);
+    c->leave(str("aclFinalize is running and refused its ", fn));
     fail(HCCL_E_RUNTIME, "aclFinalize is running: the call is refused (the rank leaves the communicator)");
   }
   return c;

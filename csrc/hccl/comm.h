@@ -58,9 +58,14 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   /** An HCCL call issuing work on this rank is running (capi: from resolving the comm to returning). */
   void begin_issue();
   void end_issue();
-  /** aclFinalize refused a call of this rank (@p fn): it issues nothing more. Once no call of the rank is
-   *  still issuing, peers stop waiting for what it never issued (on_left). Idempotent. */
-  void leave(const char* fn);
+  /** The rank issues nothing more (@p why: aclFinalize refused one of its calls, or the communicator was
+   *  destroyed). Once no call of the rank is still issuing, its peers stop waiting for collectives it never
+   *  issued (on_left). The first reason is kept. Thread-safe. */
+  void leave(const std::string& why);
+  /** Collectives queued on this rank's streams so far. */
+  uint64_t issued() const { return issued_.load(); }
+  /** True once a collective was captured into a task graph: replays make issued() a lower bound. */
+  bool replayable() const { return replayable_.load(); }
 
  protected:
   /** Queue the validated @p desc on @p s. Default: a stream task that runs execute(). */
@@ -84,7 +89,9 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   // one of them sees both the rank gone and no call issuing.
   std::atomic<int> issuing_{0};
   std::atomic<bool> left_{false}, left_notified_{false};
-  std::atomic<const char*> left_fn_{nullptr};
+  std::string left_why_;  // under mu_
+  std::atomic<uint64_t> issued_{0};
+  std::atomic<bool> replayable_{false};
 };
 
 /** A rank of an in-process communicator: collectives park the stream on a LocalArrival. */
@@ -103,8 +110,6 @@ class LocalCommunicator final : public Communicator {
  private:
   std::shared_ptr<LocalGroup> group_;
   std::atomic<uint64_t> seq_{0};
-  std::atomic<uint64_t> issued_{0};     // collectives queued on a stream (each arrives once)
-  std::atomic<bool> replayable_{false};  // one was captured into a task graph: its arrivals cannot be counted
 };
 
 /** A rank of a communicator whose peers are other processes (PeerTransport, e.g. MPI). */
@@ -114,6 +119,7 @@ class TransportCommunicator final : public Communicator {
 
  protected:
   void run(const OpDesc& desc, const Deadline& deadline) override;
+  void on_left(const std::string& why) override;  // leave notices to the other processes
 
  private:
   std::unique_ptr<PeerTransport> transport_;

@@ -33,6 +33,14 @@ class PeerTransport {
   virtual void wait_all(const Deadline& deadline, const char* what) = 0;
   /** Every rank contributes @p bytes at @p mine; @p all receives size()*bytes in rank order. Collective. */
   virtual void allgather(const void* mine, void* all, size_t bytes, const Deadline& deadline, const char* what) = 0;
+
+  /** No collective is running (kNoCollective), or collective number @p seq is: waits then fail with
+   *  Error(HCCL_E_REMOTE) as soon as a process that announced leaving before @p seq is heard from. */
+  static constexpr uint64_t kNoCollective = UINT64_MAX;
+  virtual void set_collective(uint64_t seq) = 0;
+  /** Tell the other processes that this one takes part in no collective numbered @p issued or later
+   *  (its rank left the communicator). Once; does not wait for them. */
+  virtual void announce_leaving(uint64_t issued) = 0;
 };
 
 }  // namespace acl_sim::hccl
