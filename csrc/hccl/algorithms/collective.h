@@ -55,7 +55,7 @@ struct CollectiveRun {
 
 /** Validate every rank's request against the others (exchanging headers with the other processes;
  *  HCCL_E_PARA on a mismatch, on every rank alike), then run the collective. Throws Error. */
-void run_collective(const CollectiveRun& run);  // run_collective.cpp
+void run_collective(const CollectiveRun& run);  // collective.cpp
 
 void allreduce(const CollectiveRun& run);       // allreduce.cpp
 void broadcast(const CollectiveRun& run);       // broadcast.cpp
