@@ -42,6 +42,10 @@ class Graph:
         self.consts: dict[str, np.ndarray] = {}
         self.shapes: dict[str, tuple[int, ...]] = {}
         self.dtypes: dict[str, np.dtype] = {}
+        # Run-time dims (passes/runtime_dims.py): per tensor with any, one symbol index or None per dim;
+        # the symbols' names and bounds (the bound is the dim's value in `shapes`).
+        self.syms: dict[str, tuple] = {}
+        self.symbols: list[dict] = []
         self.opset = CANONICAL_OPSET
         self.source_opset = CANONICAL_OPSET
         self._names: set[str] = set()
@@ -144,6 +148,7 @@ class Graph:
                    for n in self.nodes]
         g.inputs, g.outputs = list(self.inputs), list(self.outputs)
         g.consts, g.shapes, g.dtypes = dict(self.consts), dict(self.shapes), dict(self.dtypes)
+        g.syms, g.symbols = dict(self.syms), [dict(s) for s in self.symbols]
         g.opset, g.source_opset = self.opset, self.source_opset
         g._counter = self._counter
         return g

@@ -33,11 +33,13 @@ SUPPORTED_OPS = frozenset({
     "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Concat", "Split", "Slice", "Gather",
     "GatherElements", "GatherND", "Expand", "Tile", "Pad", "Identity", "DepthToSpace", "SpaceToDepth", "Trilu",
     "EyeLike", "ScatterElements", "ScatterND", "OneHot",
+    # data-dependent output shapes (run-time dims: passes/runtime_dims.py)
+    "NonZero", "Compress", "Unique", "NonMaxSuppression",
 })
 
 # Ops ATC can evaluate at compile time; they are accepted as long as folding removes them.
 FOLD_ONLY_OPS = frozenset({"Shape", "Size", "ConstantOfShape", "Range", "Constant", "Dropout", "Upsample",
-                           "NonZero", "Scatter", "MelWeightMatrix"})
+                           "Scatter", "MelWeightMatrix"})
 
 # ONNX op name -> names users may write in --modify_mixlist (CANN spellings).
 CANN_NAMES = {

@@ -21,8 +21,8 @@ def foldable(g: Graph, node: Node) -> bool:
     if node.op in NEVER_FOLD:
         return False
     if node.op in ("Shape", "Size"):
-        shape = g.shape(node.inputs[0])
-        return shape is not None and all(d >= 0 for d in shape)
+        shape = g.shape(node.inputs[0])  # a run-time dim's static value is only its bound
+        return shape is not None and all(d >= 0 for d in shape) and node.inputs[0] not in g.syms
     return all((not i) or g.is_const(i) for i in node.inputs)
 
 
