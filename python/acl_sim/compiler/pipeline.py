@@ -168,7 +168,10 @@ def compile_graph(proto, options: Options, source_sha256: str, out_path: str) ->
     size = om_writer.write_om(out_path, iodesc, graphs, {"profiles": plans}, weights, meta)
     report = {"passes": ctx.report, "memplan": plans, "profiles": len(profiles), "om_bytes": size,
               "weights_bytes": weights.size, "op_counts": last_graph.op_counts(),
-              "compile_seconds": round(time.perf_counter() - start, 3), "cached": False}
+              "compile_seconds": round(time.perf_counter() - start, 3), "cached": False,
+              # ONNX outputs that are sequences (model outputs '<name>:<k>') or empty optionals (no model output)
+              "sequence_outputs": dict(last_graph.value_outputs["sequences"]),
+              "absent_outputs": list(last_graph.value_outputs["absent"])}
     return report
 
 

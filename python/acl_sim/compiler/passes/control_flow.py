@@ -3,7 +3,8 @@ are resolved at compile time, during shape inference, into plain nodes.
 
 - `If`: a condition that folds to a constant (e.g. a shape test) inlines the taken branch; a
   data-dependent condition runs both branches and selects each output with Where (the branches
-  must then give the same shapes and dtypes).
+  must then give the same shapes and dtypes; sequences of one length are selected element by
+  element, optionals when both are present or both empty).
 - `Scan`: unrolled over its (static) sequence length. Step t slices every scan input at t
   (Gather on the scan axis; reversed for direction 1), runs a renamed copy of the body, threads
   the state outputs into the next step, and the per-step scan outputs are stacked (Unsqueeze +
@@ -162,17 +163,13 @@ def _select_if(g: Graph, node: Node, cond: str, outer: dict, opset: int) -> list
     no side effects, so this is the If's value whenever both give the same shape and dtype (checked
     once the branch shapes are inferred, shape_infer.IF_SAME_SHAPE); otherwise the output shape itself
     would depend on the data, which is refused."""
+    from .sequences import IF_SELECT
     from .shape_infer import IF_SAME_SHAPE
 
     nodes: list[Node] = []
     outs = {}
     for key, tag in (("then_branch", "then"), ("else_branch", "else")):
         branch = node.attrs[key].g
-        for vi in branch.output:
-            kind = vi.type.WhichOneof("value")
-            if kind not in (None, "tensor_type"):
-                raise CompileError(f"node '{node.name}' (If, opset {g.source_opset}): output '{vi.name}' has "
-                                   f"{kind.replace('_type', '')} type; a data-dependent If selects tensors only")
         body, rename = _body_nodes(g, node, branch, outer, opset, tag)
         nodes.extend(body)
         outs[tag] = [rename.get(vi.name, vi.name) for vi in branch.output]
@@ -183,8 +180,8 @@ def _select_if(g: Graph, node: Node, cond: str, outer: dict, opset: int) -> list
                       [cond, g.add_const(f"{node.name}_scalar", np.zeros(0, dtype=np.int64))], [scalar], {},
                       list(node.sources)))
     for then_out, else_out, dst in zip(outs["then"], outs["else"], node.outputs):
-        if dst:
-            nodes.append(Node("Where", g.fresh(f"{node.name}/select"), [scalar, then_out, else_out], [dst],
+        if dst:  # a Where per tensor; sequences / optionals element by element (sequences.IF_SELECT)
+            nodes.append(Node(IF_SELECT, g.fresh(f"{node.name}/select"), [scalar, then_out, else_out], [dst],
                               {IF_SAME_SHAPE: node.name}, list(node.sources)))
     return nodes
 

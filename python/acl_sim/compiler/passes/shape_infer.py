@@ -256,12 +256,16 @@ def run(g: Graph, ctx) -> dict:
             raise CompileError(f"input '{name}' has no static shape {shape}; set it with --input_shape")
     from collections import deque
 
-    from . import control_flow, inline_functions, lowerings
+    from . import control_flow, inline_functions, lowerings, sequences
 
     folded, inferred, expanded = 0, 0, 0
     kept, queue = [], deque(g.nodes)
     while queue:
         node = queue.popleft()
+        if sequences.resolvable(g, node):
+            queue.extendleft(reversed(sequences.resolve(g, node, g.source_opset)))
+            expanded += 1
+            continue
         if lowerings.lowerable(g, node):
             queue.extendleft(reversed(lowerings.lower(g, node)))
             expanded += 1
@@ -283,4 +287,5 @@ def run(g: Graph, ctx) -> dict:
         inferred += 1
         kept.append(node)
     g.nodes = kept
+    g.value_outputs = sequences.expand_outputs(g)
     return {"inferred": inferred, "folded": folded, "functions_expanded": expanded}
