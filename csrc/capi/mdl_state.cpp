@@ -1,5 +1,6 @@
 #include "capi/mdl_state.h"
 
+#include "capi/desc_handles.h"
 #include "common/error.h"
 #include "op/tensor_desc.h"
 #include "runtime/runtime.h"
