@@ -97,4 +97,48 @@ Plan plan_fill(const char* op, TensorArg self, double value) {
   return plan_of([op, value, self = std::move(self)] { kern::strided_fill(op, strided(self), value); });
 }
 
+Plan plan_addcdiv(const char* op, TensorArg self, TensorArg tensor1, TensorArg tensor2, double value, TensorArg out) {
+  require_nd(op, self, "self");
+  require_nd(op, tensor1, "tensor1");
+  require_nd(op, tensor2, "tensor2");
+  require_nd(op, out, "out");
+  require_dtype(op, self, "self", kFloatTypes);
+  require_dtype(op, tensor1, "tensor1", kFloatTypes);
+  require_dtype(op, tensor2, "tensor2", kFloatTypes);
+  require_dtype(op, out, "out", kFloatTypes);
+  const std::vector<int64_t> quotient = broadcast_shapes(op, tensor1.shape, tensor2.shape);
+  const std::vector<int64_t> shape = broadcast_shapes(op, self.shape, quotient);
+  require_shape(op, out, shape, "out");
+  return plan_of([quotient, value, self = std::move(self), t1 = std::move(tensor1), t2 = std::move(tensor2),
+                  out = std::move(out)] {
+    Dense q(ACL_FLOAT, quotient);
+    run_kernel("Div", {read_dense(t1, ACL_FLOAT).view(), read_dense(t2, ACL_FLOAT).view()}, {q.view()});
+    Dense scaled(ACL_FLOAT, quotient);
+    run_kernel("Mul", {q.view(), scalar_dense(value, ACL_FLOAT).view()}, {scaled.view()});
+    // Read self before out is written: out may be self (the in-place form of a caller).
+    Dense a = read_dense(self, ACL_FLOAT);
+    Dense o = output_dense(out, ACL_FLOAT);
+    run_kernel("Add", {a.view(), scaled.view()}, {o.view()});
+    commit(o, out);
+  });
+}
+
+Plan plan_masked_fill(const char* op, TensorArg self, TensorArg mask, ScalarArg value) {
+  require_nd(op, self, "selfRef");
+  require_nd(op, mask, "mask");
+  require_dtype(op, mask, "mask", {ACL_BOOL, ACL_INT8, ACL_UINT8});
+  ACLNN_REQUIRE(computable(self.dtype), op, ": selfRef dtype ", acl_dtype_name(self.dtype), " is not supported");
+  ACLNN_REQUIRE(broadcasts_to(mask.shape, self.shape), op, ": mask ", dims_to_string(mask.shape),
+                " does not broadcast to selfRef ", dims_to_string(self.shape));
+  const int ct = self.dtype;
+  const double v = value.value;
+  return plan_of([ct, v, self = std::move(self), mask = std::move(mask)] {
+    Dense m = read_dense(mask, ACL_BOOL);
+    Dense x = read_dense(self, ct);
+    Dense o = output_dense(self, ct);
+    run_kernel("Where", {m.view(), scalar_dense(v, ct).view(), x.view()}, {o.view()});
+    commit(o, self);
+  });
+}
+
 }  // namespace acl_sim::aclnn
