@@ -4,7 +4,7 @@
 (for the first one it meets) as its CompileError. A line names the node, its op, the model's
 opset, its input dtypes and the attribute or dtype at fault:
 
-    node 'Resize_0' (Resize, opset 19, dtypes float32/-/float32): attribute antialias=1 is not supported
+    node 'lstm' (LSTM, opset 19, dtypes float32/float32/float32): attribute layout=1 is not supported
 
 The check is static: it knows the ops and dtypes the kernel library executes (supported_ops),
 the ONNX functions ATC expands (at the model's opset), the control flow it resolves at compile
@@ -18,12 +18,15 @@ import numpy as np
 from .passes.control_flow import UNROLLED_OPS
 
 # Ops ATC decomposes into kernel-library ops (passes/lowerings.py).
-LOWERED_OPS = {"QLinearMatMul", "RNN", "GRU", "LSTM", "Einsum"}
+LOWERED_OPS = {"QLinearMatMul", "QLinearConv", "RNN", "GRU", "LSTM", "Einsum"}
 from .supported_ops import FOLD_ONLY_OPS, SUPPORTED_OPS
 
 # Attribute values the compiler rejects: op -> [(attribute, default, accepted values)].
 UNSUPPORTED_ATTRS = {
-    "Resize": [("antialias", 0, {0})],
+    # the recurrent decomposition (passes/lowerings.py) handles layout 0 and coupled gates off only
+    "RNN": [("layout", 0, {0})],
+    "GRU": [("layout", 0, {0})],
+    "LSTM": [("layout", 0, {0}), ("input_forget", 0, {0})],
 }
 
 # ONNX element types with an aclDataType (om_writer.ACL_DTYPES) the kernels move.
@@ -128,6 +131,11 @@ def op_problem(op: str, opset: int, seen: frozenset = frozenset(), node=None, in
         return None
     if op in LOWERED_OPS:
         return None
+    if op.startswith("ai.onnx.ml."):
+        from .supported_ops import ML_OPS
+
+        return None if op[len("ai.onnx.ml."):] in ML_OPS else "op is not supported"
+
     if op in UNROLLED_OPS:
         return _subgraph_problem(op, node, opset, seen) if node is not None else None
     schema = _schema(op, opset)
@@ -183,6 +191,7 @@ def unsupported_nodes(proto) -> list[str]:
     from onnx import shape_inference
 
     opset = model_opset(proto)
+    domain_opsets = {imp.domain: int(imp.version) for imp in proto.opset_import}  # a node of another domain: its own
     try:
         inferred = shape_inference.infer_shapes(proto)
     except Exception:
@@ -202,9 +211,23 @@ def unsupported_nodes(proto) -> list[str]:
     for idx, node in enumerate(g.node):
         name = node.name or f"{node.op_type}_{idx}"
         dtypes = [_type_name(types.get(i)) if i else "-" for i in node.input]
-        head = describe(node.op_type, name, opset, dtypes, node.domain)
+        node_opset = opset if node.domain in ("", "ai.onnx") else domain_opsets.get(node.domain, opset)
+        head = describe(node.op_type, name, node_opset, dtypes, node.domain)
         if node.domain not in ("", "ai.onnx"):
-            lines.append(f"{head}: op domain '{node.domain}' is not supported")
+            from .supported_ops import ML_OPS
+
+            if node.domain != "ai.onnx.ml":
+                lines.append(f"{head}: op domain '{node.domain}' is not supported")
+                continue
+            if node.op_type not in ML_OPS:
+                lines.append(f"{head}: op is not supported (ai.onnx.ml supports {', '.join(sorted(ML_OPS))})")
+                continue
+            reason = None
+            for t in list(node.input) + list(node.output):
+                reason = _bad_type(types.get(t)) if t else None
+                if reason:
+                    lines.append(f"{head}: {reason}")
+                    break
             continue
         in_types = [types.get(i) for i in node.input if i]
         reason = op_problem(node.op_type, opset, node=node, input_types=in_types)

@@ -49,6 +49,9 @@ def _fast_rule(g: Graph, node: Node):
             raise CompileError(f"node '{node.name}' ({node.op}): input shapes {shapes} do not broadcast") from None
         dtype = np.dtype(bool) if node.op in BOOL_OUT else g.dtype(node.inputs[1 if node.op == "Where" else 0])
         return [(shape, dtype)]
+    if node.op == "TreeEnsemble":  # ai.onnx.ml, lowered: [N, n_targets] in X's dtype
+        shape = g.shape(first)
+        return [((int(shape[0]), int(node.attrs.get("n_targets", 1))), g.dtype(first))] if shape else None
     if node.op == "Cast":
         from onnx import helper
 
@@ -92,6 +95,8 @@ def _onnx_rule(g: Graph, node: Node):
     proto = helper.make_node(node.op, names, outs, **attrs)
     graph = helper.make_graph([proto], "infer", value_infos, [], initializer=inits)
     opset = _inference_opset(node.op, g)
+    if node.op in ("LpPool", "AveragePool") and "dilations" in node.attrs:
+        opset = max(opset, 19)  # pooling dilations (LpPool-18, AveragePool-19): older rules ignore them
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8
     try:
@@ -137,9 +142,6 @@ def lower_to_canonical(g: Graph, node: Node) -> None:
         node.inputs = [node.inputs[0], g.add_const("split", np.asarray(sizes, dtype=np.int64))]
     elif node.op == "Resize" and "axes" in node.attrs:
         _resize_axes_to_full_rank(g, node)
-    if node.op == "Resize" and node.attrs.get("antialias", 0):
-        raise CompileError(f"node '{node.name}' (Resize, opset {g.source_opset}): attribute antialias=1 is not "
-                           f"supported")
 
 
 def _resize_policy_to_scales(g: Graph, node: Node, shape, axes, policy: str) -> None:
@@ -202,6 +204,27 @@ def _resize_axes_to_full_rank(g: Graph, node: Node) -> None:
     node.inputs = inputs
 
 
+_POOLS = {"MaxPool", "AveragePool", "LpPool"}
+
+
+def _ceil_mode_fix(g: Graph, node: Node, rule):
+    """ceil_mode pooling: a last window that would start in the end padding is dropped (as
+    onnxruntime and PyTorch do); onnx's shape rule keeps it. Applies to explicit pads only."""
+    shape = g.shape(node.inputs[0])
+    out = rule[0][0]
+    if shape is None or out is None or node.attrs.get("auto_pad", "NOTSET") not in ("NOTSET", ""):
+        return rule
+    nsp = len(shape) - 2
+    strides = list(node.attrs.get("strides") or [1] * nsp)
+    pads = list(node.attrs.get("pads") or [0] * (2 * nsp))
+    dims = list(out)
+    for a in range(nsp):
+        o = dims[2 + a]
+        if o > 0 and (o - 1) * strides[a] >= shape[2 + a] + pads[a]:
+            dims[2 + a] = o - 1
+    return [(tuple(dims), rule[0][1])] + list(rule[1:])
+
+
 def infer_node(g: Graph, node: Node):
     """Sets g.shapes/g.dtypes for the node's outputs; raises CompileError if one stays dynamic."""
     lower_to_canonical(g, node)
@@ -211,6 +234,8 @@ def infer_node(g: Graph, node: Node):
     if rule is None:
         missing = [i for i in node.inputs if i and g.shape(i) is None]
         raise CompileError(f"shape of '{missing[0] if missing else node.inputs}' unknown at node '{node.name}'")
+    if node.op in _POOLS and int(node.attrs.get("ceil_mode", 0)):
+        rule = _ceil_mode_fix(g, node, rule)
     forced = node.attrs.pop(OUTPUT_SHAPE, None)
     if forced is not None:
         rule = [(tuple(forced), rule[0][1])] + list(rule[1:])
