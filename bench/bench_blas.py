@@ -65,7 +65,7 @@ def main():
                     return (np.matmul(a32, b32) + np.float32(0.5) * c32).astype(np.float16)
                 return np.matmul(a64, b64).astype(np.int32)
 
-            cmp = bt.compare(ours, ref, seconds=args.seconds)
+            cmp = bt.compare(ours, ref, seconds=args.seconds, settle=bt.OPENBLAS_SETTLE_S)
             flops = 2.0 * m * n * k
             rows.append([kind, f"{m} x {k} x {n}", bt.ms(cmp.ours_s), bt.ms(cmp.ref_s),
                          f"{flops / cmp.ours_s / 1e9:.1f}", f"{cmp.ratio:.2f}x", str(cmp.pairs)])

@@ -51,24 +51,41 @@ def _sample(fn, inner: int) -> float:
     return (_clock() - t0) / inner
 
 
+# OpenBLAS's idle workers spin (sched_yield loop) for 2^28 TSC cycles, about 0.1 s, after every call
+# (OPENBLAS_THREAD_TIMEOUT, default 28). Alternated with numpy, acl_sim's pool then shares the cores
+# with that spinner: a 1024^3 MatMul measured 1.5x slower right after numpy.matmul than 0.15 s later.
+# Comparisons against numpy pass settle=OPENBLAS_SETTLE_S so each side runs with its own threads only,
+# as a user timing one library at a time sees it.
+OPENBLAS_SETTLE_S = 0.15
+
+
+def _settled_sample(fn, inner: int, settle: float) -> float:
+    if settle:
+        time.sleep(settle)  # not timed: lets the other side's idle threads stop spinning
+        fn()  # not timed either: this side's threads wake up again, as in a run of back-to-back calls
+    return _sample(fn, inner)
+
+
 def compare(ours, ref, *, seconds: float = 2.0, min_pairs: int = 5, max_pairs: int = 200,
-            warmup: int = 2) -> Comparison:
+            warmup: int = 2, settle: float = 0.0) -> Comparison:
     """Time `ours` against `ref` as described in the module docstring. Pairs are taken until about
-    `seconds` have passed (at least `min_pairs`, at most `max_pairs`)."""
+    `seconds` have passed (at least `min_pairs`, at most `max_pairs`). settle > 0 sleeps that long
+    (untimed) and makes one untimed call before every sample (see OPENBLAS_SETTLE_S); samples then
+    batch calls up to settle / 5 rather than 2 ms, so the pauses do not eat the budget."""
     for _ in range(warmup):
         ours()
         ref()
     t_one = max(_sample(ours, 1), _sample(ref, 1), 1e-7)
-    inner = max(1, min(1000, math.ceil(2e-3 / t_one)))
+    inner = max(1, min(1000, math.ceil(max(2e-3, settle / 5) / t_one)))
     o, r, ratios = [], [], []
     start = time.perf_counter()
     while len(ratios) < max_pairs and (len(ratios) < min_pairs or time.perf_counter() - start < seconds):
         if len(ratios) % 2 == 0:
-            a = _sample(ours, inner)
-            b = _sample(ref, inner)
+            a = _settled_sample(ours, inner, settle)
+            b = _settled_sample(ref, inner, settle)
         else:
-            b = _sample(ref, inner)
-            a = _sample(ours, inner)
+            b = _settled_sample(ref, inner, settle)
+            a = _settled_sample(ours, inner, settle)
         o.append(a)
         r.append(b)
         ratios.append(a / b)

@@ -139,7 +139,7 @@ def _many_unsupported_model(tmp_path):
     nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu"),
              helper.make_node("Resize", ["r", "", "sc"], ["z"], name="resize_aa", antialias=1, mode="linear"),
              helper.make_node("NonMaxSuppression", ["z", "s"], ["n"], name="nms"),
-             helper.make_node("Binarizer", ["r"], ["b"], name="bin", domain="ai.onnx.ml"),
+             helper.make_node("LinearRegressor", ["r"], ["b"], name="bin", domain="ai.onnx.ml"),
              helper.make_node("Cast", ["r"], ["c"], name="to_string", to=8),
              helper.make_node("Sigmoid", ["r"], ["y"], name="sig")]
     model = make_model(nodes, [("x", [1, 1, 4, 4]), ("s", [1, 1, 4])], [("y", None), ("n", None), ("b", None)],
@@ -168,7 +168,8 @@ def test_check_lists_every_unsupported_node_without_compiling(tmp_path, capsys, 
     assert out == [
         "[ERROR] node 'resize_aa' (Resize, opset 19, dtypes float32/-/float32): attribute antialias=1 is not supported",
         "[ERROR] node 'nms' (NonMaxSuppression, opset 19, dtypes float32/float32): op is not supported",
-        "[ERROR] node 'bin' (ai.onnx.ml.Binarizer, opset 19, dtypes float32): op domain 'ai.onnx.ml' is not supported",
+        "[ERROR] node 'bin' (ai.onnx.ml.LinearRegressor, opset 19, dtypes float32): op is not supported "
+        "(ai.onnx.ml supports ArrayFeatureExtractor, Binarizer)",
         "[ERROR] node 'to_string' (Cast, opset 19, dtypes float32): dtype string is not supported",
         "ATC check failed: 4 unsupported of 6 nodes"]
     assert list(tmp_path.glob("*.om")) == []

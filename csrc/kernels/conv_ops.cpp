@@ -4,13 +4,19 @@
 // An optional fourth input (ATC's fused residual Add, group 1 only) is added
 // in the same epilogue, before the activation.
 //
-// Paths: depthwise -> direct sliding-window kernel; 1x1 stride-1 unpadded ->
-// the input plane is already the GEMM's B matrix; everything else (3x3, 7x7,
-// strided, dilated) -> implicit im2col packed straight into the GEMM.
+// Paths: depthwise -> direct sliding-window kernel; stride 1 (1x1, 3x3, any
+// pads or dilation, 1-D or 2-D) -> direct conv reading the padded input in
+// place (conv_direct.h); everything else (strided, 3-D) -> implicit im2col
+// packed straight into the GEMM (1x1 unpadded: the plane is B as it is).
+// ACL_SIM_CONV_DIRECT=0 sends stride-1 convs to the GEMM paths too (read per
+// call, so a benchmark can time both in one process).
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "executor/thread_pool.h"
 #include "kernels/conv_depthwise.h"
+#include "kernels/conv_direct.h"
 #include "kernels/conv_geometry.h"
 #include "kernels/conv_im2col.h"
 #include "kernels/epilogue.h"
@@ -20,6 +26,11 @@
 
 namespace acl_sim {
 namespace {
+
+bool direct_disabled() {
+  const char* v = std::getenv("ACL_SIM_CONV_DIRECT");
+  return v && std::strcmp(v, "0") == 0;
+}
 
 void run_conv(OpContext& ctx) {
   require_float_io(ctx, 2, 1);
@@ -80,6 +91,7 @@ void run_conv(OpContext& ctx) {
   for (int i = 0; i < g.nsp; ++i)
     pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1 && g.pad_begin[i] == 0 && g.pad_end[i] == 0;
 
+  const bool direct = cg > 0 && direct_conv_applies(g) && !direct_disabled();
   auto one = [&](int64_t n, int64_t gi, bool parallel) {
     const float* xg = X.data() + (n * C + gi * cg) * in_size;
     float* yg = Y.data() + (n * M + gi * mg) * P;
@@ -88,7 +100,9 @@ void run_conv(OpContext& ctx) {
     ep.residual = has_residual ? R.data() + (n * M + gi * mg) * P : nullptr;
     ep.act = act;
     const MatrixRef a{W.data() + gi * mg * K, K, 1};
-    if (pointwise) {
+    if (direct) {
+      direct_conv_f32(xg, cg, g, a.data, mg, yg, ep, parallel);
+    } else if (pointwise) {
       gemm_f32(mg, P, K, 1.f, a, MatrixRef{xg, in_size, 1}, 0.f, yg, P, ep, parallel);
     } else {
       Im2ColSource cols(xg, cg, g);

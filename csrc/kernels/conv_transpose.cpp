@@ -101,7 +101,9 @@ void run_conv_transpose(OpContext& ctx) {
     const int64_t full = g.stride[i] * (g.in[i] - 1) + out_pad[i] + (g.kernel[i] - 1) * g.dilation[i] + 1;
     if (implied) {
       const int64_t total = full - g.out[i];
-      g.pad_begin[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      // An output larger than the full result (negative total padding) keeps the result at the
+      // start and zero-fills the end, as onnxruntime does.
+      g.pad_begin[i] = total < 0 ? 0 : auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
       g.pad_end[i] = total - g.pad_begin[i];
     }
     ACL_SIM_REQUIRE(full - g.pad_begin[i] - g.pad_end[i] == g.out[i], ACL_ERROR_OP_OUTPUT_NOT_MATCH,

@@ -1,11 +1,14 @@
 // ONNX MatMul (N-D, broadcast batch) and Gemm on the packed GEMM, with the
-// fused `activation` epilogue; fp32, fp16 and bf16 (fp32 accumulate).
+// fused `activation` epilogue; fp32, fp16 and bf16 (fp32 accumulate). float64 MatMul runs the
+// double-precision blocked GEMM (gemm_wide.h).
 #include <algorithm>
 #include <vector>
 
 #include "executor/thread_pool.h"
 #include "kernels/epilogue.h"
 #include "kernels/gemm.h"
+#include "kernels/gemm_batch.h"
+#include "kernels/gemm_wide.h"
 #include "kernels/gemm_tensor_io.h"
 #include "kernels/op_registry.h"
 
@@ -17,81 +20,68 @@ void require_output_shape(const OpContext& ctx, const std::vector<int64_t>& expe
                   shape_str(ctx.outputs[0].shape), " does not match the inferred ", shape_str(expect));
 }
 
+/** MatMul on float64: the blocked double GEMM, one product per pool index when they are small. */
+void run_matmul_f64(OpContext& ctx) {
+  ACL_SIM_REQUIRE(ctx.inputs.size() >= 2 && ctx.inputs[1].present() && !ctx.outputs.empty(),
+                  ACL_ERROR_OP_INPUT_NOT_MATCH, "MatMul expects 2 inputs and 1 output");
+  const TensorView& ta = ctx.inputs[0];
+  const TensorView& tb = ctx.inputs[1];
+  ACL_SIM_REQUIRE(tb.dtype == ACL_DOUBLE && ctx.outputs[0].dtype == ACL_DOUBLE, ACL_ERROR_OP_INPUT_NOT_MATCH,
+                  "MatMul: input 0 is float64, so input 1 and the output must be too");
+  ACL_SIM_REQUIRE(activation_from_attrs(*ctx.attrs).none(), ACL_ERROR_OP_ATTR_NOT_MATCH,
+                  "MatMul: a fused activation is not supported on float64");
+  const MatMulBatch p = plan_matmul("MatMul", ta.shape, tb.shape);
+  require_output_shape(ctx, p.out_shape);
+  const auto* a = static_cast<const double*>(ta.data);
+  const auto* b = static_cast<const double*>(tb.data);
+  auto* y = static_cast<double*>(ctx.outputs[0].data);
+  const int64_t M = p.M, N = p.N, K = p.K;
+  if (p.batch_count * M * N == 0) return;
+  if (p.folds_into_m()) return gemm_f64(p.batch_count * M, N, K, a, K, b, N, y, N);
+  if (2.0 * M * N * K < 4e6) {
+    ThreadPool::instance().parallel_for(static_cast<size_t>(p.batch_count), [&](size_t bi) {
+      gemm_f64(M, N, K, a + p.a_off[bi], K, b + p.b_off[bi], N, y + static_cast<int64_t>(bi) * M * N, N, false);
+    });
+  } else {
+    for (int64_t bi = 0; bi < p.batch_count; ++bi)
+      gemm_f64(M, N, K, a + p.a_off[bi], K, b + p.b_off[bi], N, y + bi * M * N, N);
+  }
+}
+
 void run_matmul(OpContext& ctx) {
+  if (!ctx.inputs.empty() && ctx.inputs[0].dtype == ACL_DOUBLE) return run_matmul_f64(ctx);
   require_float_io(ctx, 2, 1);
   const TensorView& ta = ctx.inputs[0];
   const TensorView& tb = ctx.inputs[1];
-  ACL_SIM_REQUIRE(!ta.shape.empty() && !tb.shape.empty(), ACL_ERROR_OP_INPUT_NOT_MATCH,
-                  "MatMul: inputs must have rank >= 1, got ", shape_str(ta.shape), " and ", shape_str(tb.shape));
-  std::vector<int64_t> as = ta.shape, bs = tb.shape;
-  const bool a1 = as.size() == 1, b1 = bs.size() == 1;
-  if (a1) as.insert(as.begin(), 1);
-  if (b1) bs.push_back(1);
-  const int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
-  ACL_SIM_REQUIRE(bs[bs.size() - 2] == K, ACL_ERROR_OP_INPUT_NOT_MATCH, "MatMul: inner dimensions differ: ",
-                  shape_str(ta.shape), " x ", shape_str(tb.shape));
-  // Broadcast the batch dimensions (right-aligned).
-  const size_t ra = as.size() - 2, rb = bs.size() - 2, rank = std::max(ra, rb);
-  std::vector<int64_t> batch(rank), a_bdim(rank, 1), b_bdim(rank, 1);
-  for (size_t i = 0; i < ra; ++i) a_bdim[rank - ra + i] = as[i];
-  for (size_t i = 0; i < rb; ++i) b_bdim[rank - rb + i] = bs[i];
-  for (size_t i = 0; i < rank; ++i) {
-    ACL_SIM_REQUIRE(a_bdim[i] == b_bdim[i] || a_bdim[i] == 1 || b_bdim[i] == 1, ACL_ERROR_OP_INPUT_NOT_MATCH,
-                    "MatMul: batch dimensions do not broadcast: ", shape_str(ta.shape), " x ", shape_str(tb.shape));
-    batch[i] = (a_bdim[i] == 1) ? b_bdim[i] : a_bdim[i];
-  }
-  std::vector<int64_t> out_shape = batch;
-  if (!a1) out_shape.push_back(M);
-  if (!b1) out_shape.push_back(N);
-  require_output_shape(ctx, out_shape);
+  const MatMulBatch p = plan_matmul("MatMul", ta.shape, tb.shape);
+  require_output_shape(ctx, p.out_shape);
   const Activation act = activation_from_attrs(*ctx.attrs);
-
-  int64_t batch_count = 1, a_count = 1, b_count = 1;
-  for (size_t i = 0; i < rank; ++i) {
-    batch_count *= batch[i];
-    a_count *= a_bdim[i];
-    b_count *= b_bdim[i];
-  }
-  if (batch_count * M * N == 0) return;
+  const int64_t M = p.M, N = p.N, K = p.K;
+  if (p.batch_count * M * N == 0) return;
   F32Input A(ta), B(tb);
   F32Output Y(ctx.outputs[0]);
   GemmEpilogue ep;
   ep.act = act;
 
-  if (b_count == 1 && a_count == batch_count) {
-    // One weight matrix for every batch: fold the batch into M (one big GEMM).
-    gemm_f32(batch_count * M, N, K, 1.f, MatrixRef{A.data(), K, 1}, MatrixRef{B.data(), N, 1}, 0.f, Y.data(), N, ep);
+  if (p.folds_into_m()) {
+    gemm_f32(p.batch_count * M, N, K, 1.f, MatrixRef{A.data(), K, 1}, MatrixRef{B.data(), N, 1}, 0.f, Y.data(), N,
+             ep);
     Y.commit();
     return;
-  }
-  // Element offsets of each output batch in A and B (broadcast dims step 0).
-  std::vector<int64_t> a_off(batch_count), b_off(batch_count);
-  for (int64_t bi = 0; bi < batch_count; ++bi) {
-    int64_t rem = bi, ao = 0, bo = 0, astride = M * K, bstride = K * N;
-    for (size_t d = rank; d-- > 0;) {
-      const int64_t idx = rem % batch[d];
-      rem /= batch[d];
-      if (a_bdim[d] != 1) ao += idx * astride;
-      if (b_bdim[d] != 1) bo += idx * bstride;
-      astride *= a_bdim[d];
-      bstride *= b_bdim[d];
-    }
-    a_off[bi] = ao;
-    b_off[bi] = bo;
   }
   const float* a = A.data();
   const float* b = B.data();
   float* y = Y.data();
   auto one = [&](int64_t bi, bool parallel) {
-    gemm_f32(M, N, K, 1.f, MatrixRef{a + a_off[bi], K, 1}, MatrixRef{b + b_off[bi], N, 1}, 0.f, y + bi * M * N, N,
-             ep, parallel);
+    gemm_f32(M, N, K, 1.f, MatrixRef{a + p.a_off[bi], K, 1}, MatrixRef{b + p.b_off[bi], N, 1}, 0.f,
+             y + bi * M * N, N, ep, parallel);
   };
   // Many small products (attention heads): one GEMM per pool index; big ones: each GEMM uses the pool.
   if (2.0 * M * N * K < 4e6) {
-    ThreadPool::instance().parallel_for(static_cast<size_t>(batch_count),
+    ThreadPool::instance().parallel_for(static_cast<size_t>(p.batch_count),
                                         [&](size_t bi) { one(static_cast<int64_t>(bi), false); });
   } else {
-    for (int64_t bi = 0; bi < batch_count; ++bi) one(bi, true);
+    for (int64_t bi = 0; bi < p.batch_count; ++bi) one(bi, true);
   }
   Y.commit();
 }

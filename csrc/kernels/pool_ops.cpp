@@ -1,6 +1,8 @@
 // ONNX MaxPool (with the optional int64 Indices output, storage_order,
 // dilations, ceil_mode), AveragePool (count_include_pad, ceil_mode) and
-// LpPool over 1-3 spatial axes; fp32/fp16/bf16 (fp32 compute).
+// LpPool (with dilations, opset 18) over 1-3 spatial axes; fp32/fp16/bf16 (fp32 compute).
+// MaxPool also takes int8 / uint8 (opset 12): the values are exact in fp32, so they are staged
+// through the same fp32 path and narrowed back without rounding.
 //
 // One pool index handles a run of (n, c) planes; per output row the valid
 // kernel range of every axis is computed up front, so the inner loops carry
@@ -209,7 +211,60 @@ void pool_plane(const PoolPlan& P, const float* x, float* y, int64_t* idx, int64
   }
 }
 
+/** int8 / uint8 <-> fp32 staging for MaxPool on 8-bit integers (every value is exact in fp32). */
+class Int8Staging {
+ public:
+  Int8Staging(const TensorView& x, TensorView& y) : x_(x), y_(y) {
+    in_.resize(static_cast<size_t>(x.numel()));
+    out_.resize(static_cast<size_t>(y.numel()));
+    if (x.dtype == ACL_UINT8) widen(static_cast<const uint8_t*>(x.data));
+    else widen(static_cast<const int8_t*>(x.data));
+    xf_ = TensorView{in_.data(), ACL_FLOAT, x.shape};
+    yf_ = TensorView{out_.data(), ACL_FLOAT, y.shape};
+  }
+  TensorView& x() { return xf_; }
+  TensorView& y() { return yf_; }
+  void commit() {
+    const size_t n = out_.size();
+    if (y_.dtype == ACL_UINT8) {
+      auto* d = static_cast<uint8_t*>(y_.data);
+      for (size_t i = 0; i < n; ++i) d[i] = static_cast<uint8_t>(out_[i]);
+    } else {
+      auto* d = static_cast<int8_t*>(y_.data);
+      for (size_t i = 0; i < n; ++i) d[i] = static_cast<int8_t>(out_[i]);
+    }
+  }
+
+ private:
+  template <class T>
+  void widen(const T* s) {
+    for (size_t i = 0; i < in_.size(); ++i) in_[i] = static_cast<float>(s[i]);
+  }
+  const TensorView& x_;
+  TensorView& y_;
+  std::vector<float> in_, out_;
+  TensorView xf_, yf_;
+};
+
+void run_pool_f32(OpContext& ctx, PoolKind kind);
+
 void run_pool(OpContext& ctx, PoolKind kind) {
+  const int dt = ctx.inputs.empty() ? -1 : ctx.inputs[0].dtype;
+  if (kind == PoolKind::kMax && (dt == ACL_UINT8 || dt == ACL_INT8) && !ctx.outputs.empty()) {
+    ACL_SIM_REQUIRE(ctx.inputs[0].present() && ctx.outputs[0].dtype == dt, ACL_ERROR_OP_OUTPUT_NOT_MATCH,
+                    ctx.op_type, ": output 0 must have the input's dtype");
+    Int8Staging stage(ctx.inputs[0], ctx.outputs[0]);
+    OpContext f = ctx;
+    f.inputs[0] = stage.x();
+    f.outputs[0] = stage.y();
+    run_pool_f32(f, kind);
+    stage.commit();
+    return;
+  }
+  run_pool_f32(ctx, kind);
+}
+
+void run_pool_f32(OpContext& ctx, PoolKind kind) {
   const char* op = ctx.op_type;
   require_float_io(ctx, 1, 1);
   const TensorView& tx = ctx.inputs[0];
@@ -223,7 +278,7 @@ void run_pool(OpContext& ctx, PoolKind kind) {
   g.kernel = at.get_ints("kernel_shape");
   ACL_SIM_REQUIRE(g.kernel.size() == static_cast<size_t>(g.nsp), ACL_ERROR_OP_ATTR_NOT_MATCH, op,
                   ": kernel_shape ", dims_str(g.kernel), " does not match ", g.nsp, " spatial axes");
-  resolve_window_attrs(g, at, op, kind != PoolKind::kLp);
+  resolve_window_attrs(g, at, op, true);
   const bool ceil_mode = at.get_int("ceil_mode", 0) != 0;
   g.out = window_output_dims(g, ceil_mode);
   std::vector<int64_t> expect = {tx.shape[0], tx.shape[1]};

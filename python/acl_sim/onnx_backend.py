@@ -150,7 +150,7 @@ _PARAMETER_INPUTS = {
     "Upsample": {1}, "Squeeze": {1}, "Unsqueeze": {1}, "Split": {1}, "TopK": {1}, "OneHot": {1}, "CumSum": {1},
     "ReduceSum": {1}, "ReduceMean": {1}, "ReduceMax": {1}, "ReduceMin": {1}, "ReduceProd": {1}, "ReduceL1": {1},
     "ReduceL2": {1}, "ReduceLogSum": {1}, "ReduceLogSumExp": {1}, "ReduceSumSquare": {1}, "CenterCropPad": {1},
-    "AffineGrid": {1},
+    "AffineGrid": {1}, "Col2Im": {1, 2}, "MaxUnpool": {2},
 }
 
 

@@ -20,7 +20,7 @@ from .. import dtypes
 from .passes.control_flow import UNROLLED_OPS
 
 # Ops ATC decomposes into kernel-library ops (passes/lowerings.py).
-LOWERED_OPS = {"QLinearMatMul", "RNN", "GRU", "LSTM", "Einsum"}
+LOWERED_OPS = {"QLinearMatMul", "QLinearConv", "RNN", "GRU", "LSTM", "Einsum"}
 from .supported_ops import FOLD_ONLY_OPS, SUPPORTED_OPS
 
 # Attribute values the compiler rejects: op -> [(attribute, default, accepted values)].
@@ -129,6 +129,11 @@ def op_problem(op: str, opset: int, seen: frozenset = frozenset(), node=None, in
         return None
     if op in LOWERED_OPS:
         return None
+    if op.startswith("ai.onnx.ml."):
+        from .supported_ops import ML_OPS
+
+        return None if op[len("ai.onnx.ml."):] in ML_OPS else "op is not supported"
+
     if op in UNROLLED_OPS:
         return _subgraph_problem(op, node, opset, seen) if node is not None else None
     schema = _schema(op, opset)
@@ -205,7 +210,20 @@ def unsupported_nodes(proto) -> list[str]:
         dtypes = [_type_name(types.get(i)) if i else "-" for i in node.input]
         head = describe(node.op_type, name, opset, dtypes, node.domain)
         if node.domain not in ("", "ai.onnx"):
-            lines.append(f"{head}: op domain '{node.domain}' is not supported")
+            from .supported_ops import ML_OPS
+
+            if node.domain != "ai.onnx.ml":
+                lines.append(f"{head}: op domain '{node.domain}' is not supported")
+                continue
+            if node.op_type not in ML_OPS:
+                lines.append(f"{head}: op is not supported (ai.onnx.ml supports {', '.join(sorted(ML_OPS))})")
+                continue
+            reason = None
+            for t in list(node.input) + list(node.output):
+                reason = _bad_type(types.get(t)) if t else None
+                if reason:
+                    lines.append(f"{head}: {reason}")
+                    break
             continue
         in_types = [types.get(i) for i in node.input if i]
         reason = op_problem(node.op_type, opset, node=node, input_types=in_types)

@@ -142,13 +142,18 @@ def import_model(proto) -> tuple[Graph, dict]:
     g.outputs = [o.name for o in proto.graph.output]
     for idx, node in enumerate(proto.graph.node):
         name = node.name or f"{node.op_type}_{idx}"
+        op_type = node.op_type
         if node.domain not in ("", "ai.onnx"):
-            raise CompileError(f"unsupported op '{node.domain}.{node.op_type}' (node '{name}')")
+            from .supported_ops import ML_OPS
+
+            if node.domain != "ai.onnx.ml" or node.op_type not in ML_OPS:
+                raise CompileError(f"unsupported op '{node.domain}.{node.op_type}' (node '{name}')")
+            op_type = f"ai.onnx.ml.{node.op_type}"  # the domain stays in the IR op name
         if node.op_type == "Constant":
             g.consts[node.output[0]] = np.asarray(_constant_node_value(node))
             continue
         attrs = {a.name: _attr_value(a) for a in node.attribute}
-        ir_node = Node(node.op_type, name, list(node.input), list(node.output), attrs, [name])
+        ir_node = Node(op_type, name, list(node.input), list(node.output), attrs, [name])
         if any(a.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS) for a in node.attribute):
             from .passes.control_flow import attach_outer_refs
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 SUPPORTED_OPS = frozenset({
     # GEMM / convolution (with fused epilogues)
-    "Conv", "ConvTranspose", "Gemm", "MatMul",
+    "Conv", "ConvTranspose", "Gemm", "MatMul", "MatMulInteger", "ConvInteger",
     # elementwise math
     "Add", "Sub", "Mul", "Div", "Pow", "Mod", "Max", "Min", "Sum", "Mean", "Sqrt", "Exp", "Log", "Neg", "Abs",
     "Reciprocal", "Floor", "Ceil", "Round", "Sign", "Erf", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh",
@@ -32,8 +32,14 @@ SUPPORTED_OPS = frozenset({
     # data movement
     "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Concat", "Split", "Slice", "Gather",
     "GatherElements", "GatherND", "Expand", "Tile", "Pad", "Identity", "DepthToSpace", "SpaceToDepth", "Trilu",
-    "EyeLike", "ScatterElements", "ScatterND", "OneHot",
+    "EyeLike", "ScatterElements", "ScatterND", "OneHot", "ReverseSequence", "TensorScatter", "Col2Im",
+    # linear algebra / text features
+    "Det", "TfIdfVectorizer", "DeformConv", "MaxUnpool",
 })
+
+# ai.onnx.ml ops ATC accepts (IR op name "ai.onnx.ml.<op>"): Binarizer and ArrayFeatureExtractor
+# are decomposed (passes/lowerings.py), the others run as kernels.
+ML_OPS = frozenset({"Binarizer", "ArrayFeatureExtractor"})
 
 # Ops ATC can evaluate at compile time; they are accepted as long as folding removes them.
 FOLD_ONLY_OPS = frozenset({"Shape", "Size", "ConstantOfShape", "Range", "Constant", "Dropout", "Upsample",

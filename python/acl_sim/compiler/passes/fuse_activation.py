@@ -51,7 +51,7 @@ def run(g: Graph, ctx) -> dict:
         if prod.op not in FUSABLE_PRODUCERS or "activation" in prod.attrs or id(prod) in dead:
             continue
         y = prod.outputs[0]
-        if y in g.outputs:
+        if y in g.outputs or str(g.dtype(y)) == "float64":  # the fused epilogues are fp32 (float64 MatMul has none)
             continue
         readers = uses.get(y, [])
         # SiLU: y feeds Sigmoid and the Mul of y with that Sigmoid.

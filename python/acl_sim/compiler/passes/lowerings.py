@@ -13,6 +13,11 @@ shape inference, like function expansion):
 - Einsum: repeated indices of one operand take the diagonal (identity mask, ReduceSum); every
   operand is transposed and unsqueezed onto one index order, multiplied with broadcasting, and
   the contracted indices are summed. Two float32/float16 operands contract with MatMul instead.
+- QLinearConv: ConvInteger (exact int32 accumulation of the zero-point-shifted operands) plus
+  the int32 bias, scaled by x_scale * w_scale (per output channel when w_scale is a vector) and
+  requantised with QuantizeLinear(y_scale, y_zero_point).
+- ai.onnx.ml Binarizer: Cast(Greater(X, threshold)) to X's dtype (1 above the threshold, else 0).
+- ai.onnx.ml ArrayFeatureExtractor: Gather on the last axis (a 1-D X gives [1, len(Y)]).
 """
 from __future__ import annotations
 
@@ -27,7 +32,8 @@ _DEFAULT_ACTIVATIONS = {"RNN": ["Tanh"], "GRU": ["Sigmoid", "Tanh"], "LSTM": ["S
 
 
 def lowerable(g: Graph, node: Node) -> bool:
-    if node.op in ("QLinearMatMul", "Einsum") or node.op in RECURRENT:
+    if node.op in ("QLinearMatMul", "QLinearConv", "Einsum", "ai.onnx.ml.Binarizer", "ai.onnx.ml.ArrayFeatureExtractor") or \
+            node.op in RECURRENT:
         return True
     return node.op == "BatchNormalization" and int(node.attrs.get("training_mode", 0)) == 1
 
@@ -324,4 +330,61 @@ def lower(g: Graph, node: Node) -> list[Node]:
         return _lower_recurrent(g, node)
     if node.op == "Einsum":
         return _lower_einsum(g, node)
+    if node.op == "QLinearConv":
+        return _lower_qlinear_conv(g, node)
+    if node.op == "ai.onnx.ml.Binarizer":
+        return _lower_binarizer(g, node)
+    if node.op == "ai.onnx.ml.ArrayFeatureExtractor":
+        return _lower_array_feature_extractor(g, node)
     return _lower_batchnorm_training(g, node)
+
+
+def _lower_qlinear_conv(g: Graph, node: Node) -> list[Node]:
+    ins = list(node.inputs) + [""] * (9 - len(node.inputs))
+    x, sx, zx, w, sw, zw, sy, zy, bias = ins[:9]
+    if not all([x, sx, w, sw, sy]):
+        raise CompileError(f"node '{node.name}' (QLinearConv): x, x_scale, w, w_scale and y_scale are required")
+    nodes: list[Node] = []
+    acc = _emit(g, nodes, node, "ConvInteger", [x, w, zx, zw], dict(node.attrs))
+    if bias:
+        acc = _emit(g, nodes, node, "Add", [acc, _bias_column(g, nodes, node, bias, len(g.shape(x)))])
+    f32 = 1  # TensorProto.FLOAT
+    acc = _emit(g, nodes, node, "Cast", [acc], {"to": f32})
+    scale = _emit(g, nodes, node, "Mul", [_emit(g, nodes, node, "Cast", [sx], {"to": f32}),
+                                          _emit(g, nodes, node, "Cast", [sw], {"to": f32})])
+    if int(np.prod(g.shape(sw) or (1,))) > 1:
+        scale = _bias_column(g, nodes, node, scale, len(g.shape(x)))
+    acc = _emit(g, nodes, node, "Mul", [acc, scale])
+    _emit(g, nodes, node, "QuantizeLinear", [acc, _emit(g, nodes, node, "Cast", [sy], {"to": f32})] + ([zy] if zy else []),
+          out=node.outputs[0])
+    return nodes
+
+
+def _bias_column(g: Graph, nodes: list, node: Node, v: str, rank: int) -> str:
+    """A per-channel vector [M] reshaped to [M, 1, ...] to broadcast over an [N, M, spatial...] tensor."""
+    shape = np.array([-1] + [1] * (rank - 2), dtype=np.int64)
+    return _emit(g, nodes, node, "Reshape", [v, g.add_const("channel_shape", shape)])
+
+
+def _lower_binarizer(g: Graph, node: Node) -> list[Node]:
+    from onnx import helper
+
+    x = node.inputs[0]
+    dtype = np.dtype(g.dtype(x))
+    threshold = g.add_const("binarizer_threshold", np.array(node.attrs.get("threshold", 0.0), dtype=dtype))
+    nodes: list[Node] = []
+    above = _emit(g, nodes, node, "Greater", [x, threshold])
+    _emit(g, nodes, node, "Cast", [above], {"to": helper.np_dtype_to_tensor_dtype(dtype)}, out=node.outputs[0])
+    return nodes
+
+
+def _lower_array_feature_extractor(g: Graph, node: Node) -> list[Node]:
+    x, indices = node.inputs[:2]
+    nodes: list[Node] = []
+    if len(g.shape(x)) == 1:
+        picked = _emit(g, nodes, node, "Gather", [x, indices], {"axis": 0})
+        _emit(g, nodes, node, "Unsqueeze", [picked, g.add_const("axes", np.array([0], np.int64))],
+              out=node.outputs[0])
+    else:
+        _emit(g, nodes, node, "Gather", [x, indices], {"axis": -1}, out=node.outputs[0])
+    return nodes

@@ -92,6 +92,8 @@ def _onnx_rule(g: Graph, node: Node):
     proto = helper.make_node(node.op, names, outs, **attrs)
     graph = helper.make_graph([proto], "infer", value_infos, [], initializer=inits)
     opset = _inference_opset(node.op, g)
+    if node.op in ("LpPool", "AveragePool") and "dilations" in node.attrs:
+        opset = max(opset, 19)  # pooling dilations (LpPool-18, AveragePool-19): older rules ignore them
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8
     try:
@@ -202,6 +204,27 @@ def _resize_axes_to_full_rank(g: Graph, node: Node) -> None:
     node.inputs = inputs
 
 
+_POOLS = {"MaxPool", "AveragePool", "LpPool"}
+
+
+def _ceil_mode_fix(g: Graph, node: Node, rule):
+    """ceil_mode pooling: a last window that would start in the end padding is dropped (as
+    onnxruntime and PyTorch do); onnx's shape rule keeps it. Applies to explicit pads only."""
+    shape = g.shape(node.inputs[0])
+    out = rule[0][0]
+    if shape is None or out is None or node.attrs.get("auto_pad", "NOTSET") not in ("NOTSET", ""):
+        return rule
+    nsp = len(shape) - 2
+    strides = list(node.attrs.get("strides") or [1] * nsp)
+    pads = list(node.attrs.get("pads") or [0] * (2 * nsp))
+    dims = list(out)
+    for a in range(nsp):
+        o = dims[2 + a]
+        if o > 0 and (o - 1) * strides[a] >= shape[2 + a] + pads[a]:
+            dims[2 + a] = o - 1
+    return [(tuple(dims), rule[0][1])] + list(rule[1:])
+
+
 def infer_node(g: Graph, node: Node):
     """Sets g.shapes/g.dtypes for the node's outputs; raises CompileError if one stays dynamic."""
     lower_to_canonical(g, node)
@@ -211,6 +234,8 @@ def infer_node(g: Graph, node: Node):
     if rule is None:
         missing = [i for i in node.inputs if i and g.shape(i) is None]
         raise CompileError(f"shape of '{missing[0] if missing else node.inputs}' unknown at node '{node.name}'")
+    if node.op in _POOLS and int(node.attrs.get("ceil_mode", 0)):
+        rule = _ceil_mode_fix(g, node, rule)
     forced = node.attrs.pop(OUTPUT_SHAPE, None)
     if forced is not None:
         rule = [(tuple(forced), rule[0][1])] + list(rule[1:])

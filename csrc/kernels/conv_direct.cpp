@@ -1,0 +1,380 @@
+// Direct stride-1 convolution: see conv_direct.h for the padded-width scheme.
+//
+// Blocking follows the packed GEMM (gemm.cpp): the output [M, Nq] (Nq
+// padded-width positions) is cut into tiles, one thread-pool index each; a
+// tile walks K in slices and, per strip of output columns, sweeps its MR-row
+// weight panels. The strip's input rows stay in L1 across the M sweep and the
+// weights are read in place (row-major [M, K], as the GEMM's direct-A path).
+#include "kernels/conv_direct.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "executor/thread_pool.h"
+#include "kernels/cpu_features.h"
+#include "kernels/epilogue.h"
+#include "kernels/gemm_simd.h"
+
+namespace acl_sim {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
+
+/** A grow-only 64-byte-aligned scratch buffer per thread and purpose (reused across executes). */
+template <class T>
+struct Scratch {
+  T* data = nullptr;
+  size_t capacity = 0;
+  ~Scratch() { std::free(data); }
+  T* get(size_t n) {
+    if (n > capacity) {
+      std::free(data);
+      data = nullptr;
+      capacity = std::max(n, capacity * 2);
+      data = static_cast<T*>(std::aligned_alloc(64, round_up(static_cast<int64_t>(capacity * sizeof(T)), 64)));
+      if (!data) {
+        capacity = 0;
+        throw std::bad_alloc();
+      }
+    }
+    return data;
+  }
+};
+thread_local Scratch<float> t_padded, t_ctile;
+thread_local Scratch<int64_t> t_offsets;
+
+/**
+ * c[i*ldc + j] (=|+=) sum_k a[i*lda + k] * b[off[k] + j] for i < m_valid, j < n_valid. kMasked: columns past
+ * n_valid are never read (the last strip may end at the input buffer's end).
+ */
+using ConvKernelFn = void (*)(int64_t kc, const float* a, int64_t lda, const float* b, const int64_t* off, float* c,
+                              int64_t ldc, int m_valid, int n_valid, bool accumulate);
+
+#if defined(__x86_64__)
+template <int MR, int NV, bool kMasked>
+ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda, const float* b, const int64_t* off,
+                                         float* c, int64_t ldc, int m_valid, int n_valid, bool accumulate) {
+  constexpr int W = 16;
+  __m512 acc[MR][NV];
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_setzero_ps();
+  const float* rows[MR];
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) rows[i] = a + (i < m_valid ? i : m_valid - 1) * lda;
+  __mmask16 mask[NV];
+#pragma GCC unroll 4
+  for (int j = 0; j < NV; ++j) {
+    const int n = n_valid - j * W;
+    mask[j] = n >= W ? static_cast<__mmask16>(0xffff) : n <= 0 ? 0 : static_cast<__mmask16>((1u << n) - 1u);
+  }
+#pragma GCC unroll 2
+  for (int64_t k = 0; k < kc; ++k) {
+    const float* bk = b + off[k];
+    __m512 bv[NV];
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) bv[j] = kMasked ? _mm512_maskz_loadu_ps(mask[j], bk + j * W) : _mm512_loadu_ps(bk + j * W);
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) {
+      const __m512 av = _mm512_set1_ps(rows[i][k]);
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_fmadd_ps(av, bv[j], acc[i][j]);
+    }
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) {
+    if (i >= m_valid) break;
+    float* row = c + i * ldc;
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) {
+      __m512 v = acc[i][j];
+      if (accumulate) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask[j], row + j * W));
+      _mm512_mask_storeu_ps(row + j * W, mask[j], v);
+    }
+  }
+}
+
+template <int MR, int NV, bool kMasked>
+ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, int64_t lda, const float* b, const int64_t* off,
+                                     float* c, int64_t ldc, int m_valid, int n_valid, bool accumulate) {
+  constexpr int W = 8;
+  __m256 acc[MR][NV];
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) acc[i][j] = _mm256_setzero_ps();
+  const float* rows[MR];
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) rows[i] = a + (i < m_valid ? i : m_valid - 1) * lda;
+  __m256i mask[NV];
+#pragma GCC unroll 4
+  for (int j = 0; j < NV; ++j) mask[j] = simd::V8::mask(n_valid - j * W);
+#pragma GCC unroll 2
+  for (int64_t k = 0; k < kc; ++k) {
+    const float* bk = b + off[k];
+    __m256 bv[NV];
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) bv[j] = kMasked ? _mm256_maskload_ps(bk + j * W, mask[j]) : _mm256_loadu_ps(bk + j * W);
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) {
+      const __m256 av = _mm256_broadcast_ss(rows[i] + k);
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc[i][j] = _mm256_fmadd_ps(av, bv[j], acc[i][j]);
+    }
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) {
+    if (i >= m_valid) break;
+    float* row = c + i * ldc;
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) {
+      const int n = n_valid - j * W;
+      if (n <= 0) break;
+      __m256 v = acc[i][j];
+      if (n >= W) {
+        if (accumulate) v = _mm256_add_ps(v, _mm256_loadu_ps(row + j * W));
+        _mm256_storeu_ps(row + j * W, v);
+      } else {
+        if (accumulate) v = _mm256_add_ps(v, _mm256_maskload_ps(row + j * W, mask[j]));
+        _mm256_maskstore_ps(row + j * W, mask[j], v);
+      }
+    }
+  }
+}
+#endif
+
+/** Portable path (also the reference the SIMD kernels are tested against through the op). */
+template <int MR, int NR, bool kMasked>
+void kernel_scalar(int64_t kc, const float* a, int64_t lda, const float* b, const int64_t* off, float* c, int64_t ldc,
+                   int m_valid, int n_valid, bool accumulate) {
+  float acc[MR][NR] = {};
+  for (int64_t k = 0; k < kc; ++k) {
+    const float* bk = b + off[k];
+    for (int i = 0; i < MR; ++i) {
+      const float av = a[(i < m_valid ? i : m_valid - 1) * lda + k];
+      for (int j = 0; j < n_valid; ++j) acc[i][j] += av * bk[j];
+    }
+  }
+  for (int i = 0; i < m_valid; ++i)
+    for (int j = 0; j < n_valid; ++j) c[i * ldc + j] = accumulate ? c[i * ldc + j] + acc[i][j] : acc[i][j];
+}
+
+struct ConvKernels {
+  int mr, lanes, max_nv;
+  ConvKernelFn fn[3][2];  // [nv-1][masked]
+  int half_width;         // 0, or the width of a narrower tail kernel (AVX-512: an 8-float ymm strip)
+  ConvKernelFn half[2];
+};
+
+ConvKernels make_kernels() {
+#if defined(__x86_64__)
+  switch (cpu_features().isa) {
+    case KernelIsa::kAvx512:
+      return {8, 16, 3,
+              {{kernel_avx512<8, 1, false>, kernel_avx512<8, 1, true>},
+               {kernel_avx512<8, 2, false>, kernel_avx512<8, 2, true>},
+               {kernel_avx512<8, 3, false>, kernel_avx512<8, 3, true>}},
+              8, {kernel_avx2<8, 1, false>, kernel_avx2<8, 1, true>}};
+    case KernelIsa::kAvx2:
+      return {6, 8, 2,
+              {{kernel_avx2<6, 1, false>, kernel_avx2<6, 1, true>},
+               {kernel_avx2<6, 2, false>, kernel_avx2<6, 2, true>},
+               {nullptr, nullptr}},
+              0, {nullptr, nullptr}};
+    default: break;
+  }
+#endif
+  return {4, 8, 1, {{kernel_scalar<4, 8, false>, kernel_scalar<4, 8, true>}, {nullptr, nullptr}, {nullptr, nullptr}},
+          0, {nullptr, nullptr}};
+}
+
+const ConvKernels& kernels() {
+  static const ConvKernels k = make_kernels();
+  return k;
+}
+
+/** The conv as seen by the kernels: 2-D (a 1-D conv is 1 x W), input already zero-padded to IHp x IWp. */
+struct Plan {
+  int64_t C, M, K;
+  int64_t IHp, IWp, OH, OW, KH, KW, dh, dw;
+  int64_t Nq;            // padded-width output positions computed: (OH - 1) * IWp + OW
+  bool in_place_out;     // IWp == OW: positions are output pixels, so the kernels write y directly
+  const float* xp;       // padded input [C, IHp, IWp]
+  const int64_t* off;    // K row offsets into xp
+  const float* w;
+  float* y;
+  const GemmEpilogue* ep;
+  int64_t kc, mc, nc, tiles_n;
+};
+
+int64_t strip_width(int64_t remaining, const ConvKernels& ks) {
+  const int64_t widest = ks.max_nv * ks.lanes;
+  if (remaining >= widest) return widest;
+  if (ks.half_width && remaining <= ks.half_width) return ks.half_width;
+  return round_up(remaining, ks.lanes);
+}
+
+ConvKernelFn kernel_for(int64_t width, bool masked, const ConvKernels& ks) {
+  return width == ks.half_width ? ks.half[masked] : ks.fn[width / ks.lanes - 1][masked];
+}
+
+/** Bias, residual and activation of finished output values (one run of one output row). */
+void finish_run(float* dst, const float* res, int64_t len, float bias, const Activation& act) {
+  if (res)
+    for (int64_t j = 0; j < len; ++j) dst[j] += res[j];
+  bias_activation(dst, static_cast<size_t>(len), bias, act);
+}
+
+void run_tile(const Plan& p, size_t index) {
+  const ConvKernels& ks = kernels();
+  const int64_t tm = static_cast<int64_t>(index) / p.tiles_n, tn = static_cast<int64_t>(index) % p.tiles_n;
+  const int64_t m0 = tm * p.mc, n0 = tn * p.nc;
+  const int64_t mc = std::min(p.mc, p.M - m0), nc = std::min(p.nc, p.Nq - n0);
+  if (mc <= 0 || nc <= 0) return;
+  const int64_t P = p.OH * p.OW;
+  float* ct;
+  int64_t ldt;
+  if (p.in_place_out) {
+    ct = p.y + m0 * P + n0;
+    ldt = P;
+  } else {
+    ldt = round_up(nc, ks.lanes);
+    ct = t_ctile.get(static_cast<size_t>(mc * ldt));
+  }
+  for (int64_t k0 = 0; k0 < p.K; k0 += p.kc) {
+    const int64_t kc = std::min(p.kc, p.K - k0);
+    const bool accumulate = k0 > 0;
+    for (int64_t j = 0; j < nc;) {
+      const int64_t width = strip_width(nc - j, ks);
+      const int n_valid = static_cast<int>(std::min(width, nc - j));
+      const ConvKernelFn fn = kernel_for(width, n_valid < width, ks);
+      const float* b = p.xp + n0 + j;
+      for (int64_t i = 0; i < mc; i += ks.mr) {
+        const int m_valid = static_cast<int>(std::min<int64_t>(ks.mr, mc - i));
+        fn(kc, p.w + (m0 + i) * p.K + k0, p.K, b, p.off + k0, ct + i * ldt + j, ldt, m_valid, n_valid, accumulate);
+      }
+      j += width;
+    }
+  }
+  const GemmEpilogue& ep = *p.ep;
+  const bool finish = ep.row_bias || ep.residual || !ep.act.none();
+  for (int64_t i = 0; i < mc; ++i) {
+    const int64_t m = m0 + i;
+    const float bias = ep.row_bias ? ep.row_bias[m] : 0.f;
+    float* yrow = p.y + m * P;
+    const float* rrow = ep.residual ? ep.residual + m * P : nullptr;
+    if (p.in_place_out) {
+      if (finish) finish_run(yrow + n0, rrow ? rrow + n0 : nullptr, nc, bias, ep.act);
+      continue;
+    }
+    // Drop the junk columns: copy each output row's run out of the tile.
+    const float* src = ct + i * ldt;
+    for (int64_t q = n0; q < n0 + nc;) {
+      const int64_t oh = q / p.IWp, ow = q - oh * p.IWp;
+      const int64_t row_end = q + (p.IWp - ow);
+      if (ow < p.OW) {
+        const int64_t len = std::min(p.OW - ow, n0 + nc - q);
+        float* dst = yrow + oh * p.OW + ow;
+        std::memcpy(dst, src + (q - n0), static_cast<size_t>(len) * sizeof(float));
+        if (finish) finish_run(dst, rrow ? rrow + oh * p.OW + ow : nullptr, len, bias, ep.act);
+      }
+      q = row_end;
+    }
+  }
+}
+
+}  // namespace
+
+bool direct_conv_applies(const SpatialGeometry& g) {
+  if (g.nsp < 1 || g.nsp > 2) return false;
+  for (int i = 0; i < g.nsp; ++i)
+    if (g.stride[i] != 1) return false;
+  return true;
+}
+
+void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* w, int64_t m_rows,
+                     float* y, const GemmEpilogue& ep, bool parallel) {
+  const ConvKernels& ks = kernels();
+  const bool two_d = g.nsp == 2;
+  const int64_t IH = two_d ? g.in[0] : 1, IW = g.in[g.nsp - 1];
+  const int64_t pt = two_d ? g.pad_begin[0] : 0, pb = two_d ? g.pad_end[0] : 0;
+  const int64_t pl = g.pad_begin[g.nsp - 1], pr = g.pad_end[g.nsp - 1];
+  Plan p{};
+  p.C = channels;
+  p.M = m_rows;
+  p.KH = two_d ? g.kernel[0] : 1;
+  p.KW = g.kernel[g.nsp - 1];
+  p.dh = two_d ? g.dilation[0] : 1;
+  p.dw = g.dilation[g.nsp - 1];
+  p.K = channels * p.KH * p.KW;
+  p.IHp = IH + pt + pb;
+  p.IWp = IW + pl + pr;
+  p.OH = two_d ? g.out[0] : 1;
+  p.OW = g.out[g.nsp - 1];
+  if (p.M <= 0 || p.OH <= 0 || p.OW <= 0 || p.K <= 0) return;
+  p.Nq = (p.OH - 1) * p.IWp + p.OW;
+  p.in_place_out = p.IWp == p.OW;
+  p.w = w;
+  p.y = y;
+  p.ep = &ep;
+
+  // Zero-padded copy of the input (the kernels then never test bounds).
+  const int64_t plane = p.IHp * p.IWp;
+  if (pt || pb || pl || pr) {
+    float* xp = t_padded.get(static_cast<size_t>(channels * plane));
+    for (int64_t c = 0; c < channels; ++c) {
+      float* dst = xp + c * plane;
+      const float* src = x + c * IH * IW;
+      std::memset(dst, 0, static_cast<size_t>(pt * p.IWp) * sizeof(float));
+      for (int64_t r = 0; r < IH; ++r) {
+        float* d = dst + (pt + r) * p.IWp;
+        std::fill(d, d + pl, 0.f);
+        std::memcpy(d + pl, src + r * IW, static_cast<size_t>(IW) * sizeof(float));
+        std::fill(d + pl + IW, d + p.IWp, 0.f);
+      }
+      std::memset(dst + (pt + IH) * p.IWp, 0, static_cast<size_t>(pb * p.IWp) * sizeof(float));
+    }
+    p.xp = xp;
+  } else {
+    p.xp = x;
+  }
+  int64_t* off = t_offsets.get(static_cast<size_t>(p.K));
+  for (int64_t c = 0, k = 0; c < channels; ++c)
+    for (int64_t kh = 0; kh < p.KH; ++kh)
+      for (int64_t kw = 0; kw < p.KW; ++kw) off[k++] = c * plane + kh * p.dh * p.IWp + kw * p.dw;
+  p.off = off;
+
+  // Blocking: K slices of <= 256 rows; enough tiles to keep every thread busy (split N first, then M).
+  static constexpr int64_t kKcMax = 256, kMcMax = 256, kNcMax = 480;
+  const int64_t widest = ks.max_nv * ks.lanes;
+  p.kc = ceil_div(p.K, ceil_div(p.K, kKcMax));
+  const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;
+  const double flops = 2.0 * p.M * p.Nq * p.K;
+  int64_t want = 1;
+  if (threads > 1 && flops >= 1e6) want = flops < 1e7 ? threads : (flops < 5e7 ? 2 : 4) * threads;
+  int64_t mb = ceil_div(p.M, kMcMax), nb = ceil_div(p.Nq, kNcMax);
+  while (mb * nb < want) {
+    if (p.Nq / (nb + 1) >= widest) {
+      ++nb;
+    } else if (p.M / (mb + 1) >= 2 * ks.mr) {
+      ++mb;
+    } else {
+      break;
+    }
+  }
+  p.mc = round_up(ceil_div(p.M, mb), ks.mr);
+  p.nc = round_up(ceil_div(p.Nq, nb), widest);
+  p.tiles_n = ceil_div(p.Nq, p.nc);
+  const size_t tiles = static_cast<size_t>(ceil_div(p.M, p.mc) * p.tiles_n);
+  if (tiles == 1 || threads == 1) {
+    for (size_t i = 0; i < tiles; ++i) run_tile(p, i);
+    return;
+  }
+  ThreadPool::instance().parallel_for(tiles, [&p](size_t i) { run_tile(p, i); });
+}
+
+}  // namespace acl_sim
