@@ -9,7 +9,7 @@ from acl_sim import constants as C, dtypes
 N, T, NZ, NZ_T = C.ACL_TRANS_N, C.ACL_TRANS_T, C.ACL_TRANS_NZ, C.ACL_TRANS_NZ_T
 HIGH = C.ACL_COMPUTE_HIGH_PRECISION
 F16, F32, I8, I32 = C.ACL_FLOAT16, C.ACL_FLOAT, C.ACL_INT8, C.ACL_INT32
-NP = dtypes.NUMPY_OF_ACL
+NP = {value: dt.type for value, dt in dtypes.NUMPY_OF_ACL.items()}  # scalar types: NP[dt](1.5)
 
 
 class Dev:
