@@ -130,7 +130,18 @@ def main():
     assert hccl.get_comm_async_error(c) == (hccl.HCCL_E_PARA, 0)
     run("all_reduce after mismatch", lambda: hccl.all_reduce(buf, buf, 16, 4, 0, c, s))
     ctx.free_all()
-    check(hccl.comm_destroy(c), "comm_destroy")
+    # The last rank leaves (destroys its communicator); the others' next collective, which it never
+    # issued, fails at once with HCCL_E_REMOTE (a leave notice), not after HCCL_EXEC_TIMEOUT.
+    if hrank == n - 1:
+        check(hccl.comm_destroy(c), "comm_destroy")
+    else:
+        buf = ctx.alloc(64)
+        check(hccl.all_reduce(buf, buf, 16, 4, 0, c, s))
+        # 507899 (failed), not 507046 (timed out); the async error still reports the earlier mismatch.
+        assert ctx.sync() == 507899, "the collective the leaver never issued did not fail at once"
+        assert "HCCL_E_REMOTE" in acl.get_recent_err_msg()
+        ctx.free_all()
+        check(hccl.comm_destroy(c), "comm_destroy")
     ctx.close()
     print(f"RANK {hrank} OK", flush=True)
 

@@ -137,13 +137,14 @@ def test_python_api_errors_are_compile_errors(tmp_path):
 def _many_unsupported_model(tmp_path):
     """Four nodes ATC cannot compile, each for another reason, around supported ones."""
     nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu"),
-             helper.make_node("Resize", ["r", "", "sc"], ["z"], name="resize_aa", antialias=1, mode="linear"),
-             helper.make_node("NonMaxSuppression", ["z", "s"], ["n"], name="nms"),
+             helper.make_node("LSTM", ["q", "W", "R"], ["z"], name="lstm_l1", hidden_size=2, layout=1),
+             helper.make_node("NonMaxSuppression", ["bx", "s"], ["n"], name="nms"),
              helper.make_node("LinearRegressor", ["r"], ["b"], name="bin", domain="ai.onnx.ml"),
              helper.make_node("Cast", ["r"], ["c"], name="to_string", to=8),
              helper.make_node("Sigmoid", ["r"], ["y"], name="sig")]
-    model = make_model(nodes, [("x", [1, 1, 4, 4]), ("s", [1, 1, 4])], [("y", None), ("n", None), ("b", None)],
-                       {"sc": np.array([1, 1, 0.5, 0.5], np.float32)}, opset=19)
+    model = make_model(nodes, [("x", [1, 1, 4, 4]), ("q", [2, 3, 4]), ("bx", [1, 4, 4]), ("s", [1, 1, 4])],
+                       [("y", None), ("z", None), ("n", None), ("b", None)],
+                       {"W": np.zeros((1, 8, 4), np.float32), "R": np.zeros((1, 8, 2), np.float32)}, opset=19)
     model.opset_import.append(helper.make_opsetid("ai.onnx.ml", 3))
     path = tmp_path / "many.onnx"
     path.write_bytes(model.SerializeToString())
@@ -155,8 +156,8 @@ def test_unsupported_node_error_names_node_op_opset_dtype_and_attribute(tmp_path
              "--soc_version=Ascend910B1")
     err = capsys.readouterr().err
     assert rc == 1 and err.count("\n") == 1, err
-    assert "ATC run failed: node 'resize_aa' (Resize, opset 19, dtypes float32/-/float32): " \
-           "attribute antialias=1 is not supported" in err
+    assert "ATC run failed: node 'lstm_l1' (LSTM, opset 19, dtypes float32/float32/float32): " \
+           "attribute layout=1 is not supported" in err
     assert "(+3 more unsupported nodes; `acl-sim atc --check` lists them)" in err
     assert not (tmp_path / "o.om").exists()
 
@@ -166,10 +167,10 @@ def test_check_lists_every_unsupported_node_without_compiling(tmp_path, capsys, 
     out = capsys.readouterr().out.splitlines()
     assert rc == 1
     assert out == [
-        "[ERROR] node 'resize_aa' (Resize, opset 19, dtypes float32/-/float32): attribute antialias=1 is not supported",
+        "[ERROR] node 'lstm_l1' (LSTM, opset 19, dtypes float32/float32/float32): attribute layout=1 is not supported",
         "[ERROR] node 'nms' (NonMaxSuppression, opset 19, dtypes float32/float32): op is not supported",
-        "[ERROR] node 'bin' (ai.onnx.ml.LinearRegressor, opset 19, dtypes float32): op is not supported "
-        "(ai.onnx.ml supports ArrayFeatureExtractor, Binarizer)",
+        "[ERROR] node 'bin' (ai.onnx.ml.LinearRegressor, opset 3, dtypes float32): op is not supported "
+        "(ai.onnx.ml supports ArrayFeatureExtractor, Binarizer, TreeEnsemble)",
         "[ERROR] node 'to_string' (Cast, opset 19, dtypes float32): dtype string is not supported",
         "ATC check failed: 4 unsupported of 6 nodes"]
     assert list(tmp_path.glob("*.om")) == []

@@ -151,3 +151,44 @@ def test_for_loop_unrolls_and_matches_onnxruntime(tmp_path):
 def test_while_loop_is_a_one_line_error(tmp_path):
     with pytest.raises(CompileError, match=r"node 'loop' \(Loop, opset 16\): the body computes its condition"):
         compile_model(_loop_model(True), str(tmp_path / "loop"), cache=False)
+
+
+def _scan8_model(with_lens):
+    body = helper.make_graph(
+        [helper.make_node("Mul", ["x_t", "w_t"], ["p"]),
+         helper.make_node("Add", ["acc_in", "p"], ["acc_out"]),
+         helper.make_node("Sigmoid", ["acc_out"], ["y_t"])],
+        "body8",
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, [3]) for n in ("acc_in", "x_t", "w_t")],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, [3]) for n in ("acc_out", "y_t")])
+    node = helper.make_node("Scan", ["lens" if with_lens else "", "acc0", "x", "w"], ["acc", "ys"], name="scan8",
+                            body=body, num_scan_inputs=2, directions=[0, 1])
+    inits = {"lens": np.full(4, 5, np.int64)} if with_lens else {}
+    model = make_model([node], [("acc0", [4, 3]), ("x", [4, 5, 3]), ("w", [4, 5, 3])],
+                       [("acc", [4, 3]), ("ys", [4, 5, 3])], inits, opset=8)
+    model.ir_version = 4
+    return model
+
+
+@pytest.mark.parametrize("with_lens", [False, True])
+def test_scan8_batched_against_onnxruntime(with_lens):
+    """Scan-8: batch axis 0, scan axis 1, per-input directions; one opset-9 Scan per batch entry."""
+    rng = np.random.default_rng(61)
+    feeds = {k: rng.standard_normal(s).astype(np.float32) for k, s in
+             (("acc0", (4, 3)), ("x", (4, 5, 3)), ("w", (4, 5, 3)))}
+    model = _scan8_model(with_lens)
+    want = ort_run(model, feeds)
+    got = _run_backend(model, feeds)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+
+
+def test_scan8_sequence_lens_must_cover_the_scan(tmp_path):
+    from onnx import numpy_helper
+
+    model = _scan8_model(True)
+    kept = [t for t in model.graph.initializer if t.name != "lens"]
+    del model.graph.initializer[:]
+    model.graph.initializer.extend(kept + [numpy_helper.from_array(np.array([5, 4, 5, 5], np.int64), "lens")])
+    with pytest.raises(CompileError, match="sequence_lens must be absent or a constant equal to the scan length"):
+        compile_model(model, str(tmp_path / "s8"), cache=False)

@@ -208,3 +208,72 @@ def test_qlinear_conv_lowering(per_channel, with_bias):
     # Requantisation rounds once; a tie may land one step apart from onnxruntime's fixed-point path.
     assert np.abs(got.astype(np.int32) - want.astype(np.int32)).max() <= 1
     assert np.mean(got == want) > 0.99
+
+
+def _random_forest(rng, n_features, n_targets, trees, depth):
+    """TreeEnsemble attributes for `trees` full binary trees of `depth` levels (nodes then leaves)."""
+    a = {k: [] for k in ("nodes_featureids", "nodes_modes", "nodes_splits", "nodes_truenodeids", "nodes_falsenodeids",
+                         "nodes_trueleafs", "nodes_falseleafs", "nodes_missing_value_tracks_true", "leaf_targetids",
+                         "leaf_weights", "tree_roots")}
+    members = []
+    for _ in range(trees):
+        base = len(a["nodes_modes"])
+        a["tree_roots"].append(base)
+        inner = 2 ** depth - 1
+        for k in range(inner):
+            mode = int(rng.integers(0, 7))
+            a["nodes_modes"].append(mode)
+            a["nodes_featureids"].append(int(rng.integers(0, n_features)))
+            a["nodes_splits"].append(float(rng.integers(-3, 4)) if mode in (4, 5) else float(rng.uniform(-1, 1)))
+            if mode == 6:
+                members += [float(v) for v in rng.integers(1, 4, size=2)] + [np.nan]
+            a["nodes_missing_value_tracks_true"].append(int(rng.integers(0, 2)))
+            for side, child in (("true", 2 * k + 1), ("false", 2 * k + 2)):
+                if child < inner:
+                    a[f"nodes_{side}nodeids"].append(base + child)
+                    a[f"nodes_{side}leafs"].append(0)
+                else:
+                    a[f"nodes_{side}nodeids"].append(len(a["leaf_weights"]))
+                    a[f"nodes_{side}leafs"].append(1)
+                    a["leaf_weights"].append(float(rng.uniform(-2, 2)))
+                    a["leaf_targetids"].append(int(rng.integers(0, n_targets)))
+    return a, members
+
+
+@pytest.mark.parametrize("aggregate", [0, 1, 2, 3])
+@pytest.mark.parametrize("elem", [TensorProto.FLOAT, TensorProto.DOUBLE])
+def test_ml_tree_ensemble(aggregate, elem):
+    from onnx import numpy_helper
+
+    rng = np.random.default_rng(46 + aggregate)
+    dtype = np.float32 if elem == TensorProto.FLOAT else np.float64
+    F, T, N = 4, 3, 257
+    a, members = _random_forest(rng, F, T, trees=5, depth=3)
+    attrs = dict(a)
+    attrs["nodes_modes"] = numpy_helper.from_array(np.array(a["nodes_modes"], np.uint8), "nodes_modes")
+    attrs["nodes_splits"] = numpy_helper.from_array(np.array(a["nodes_splits"], dtype), "nodes_splits")
+    attrs["leaf_weights"] = numpy_helper.from_array(np.array(a["leaf_weights"], dtype), "leaf_weights")
+    if members:
+        attrs["membership_values"] = numpy_helper.from_array(np.array(members, dtype), "membership_values")
+    node = helper.make_node("TreeEnsemble", ["X"], ["Y"], domain="ai.onnx.ml", n_targets=T,
+                            aggregate_function=aggregate, post_transform=0, **attrs)
+    graph = helper.make_graph([node], "forest", [helper.make_tensor_value_info("X", elem, [N, F])],
+                              [helper.make_tensor_value_info("Y", elem, [N, T])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21), helper.make_opsetid("ai.onnx.ml", 5)])
+    model.ir_version = 10
+    x = np.where(rng.random((N, F)) < 0.3, rng.integers(-3, 4, (N, F)), rng.uniform(-1.5, 1.5, (N, F))).astype(dtype)
+    x[::17, 1] = np.nan
+    _compare(model, {"X": x}, rtol=1e-6, atol=1e-6)
+
+
+def test_ml_tree_ensemble_post_transform_refused(tmp_path):
+    node = helper.make_node("TreeEnsemble", ["X"], ["Y"], domain="ai.onnx.ml", n_targets=1, post_transform=2,
+                            nodes_featureids=[0], nodes_modes=helper.make_tensor("m", TensorProto.UINT8, [1], [0]),
+                            nodes_splits=helper.make_tensor("s", TensorProto.FLOAT, [1], [0.0]),
+                            nodes_truenodeids=[0], nodes_falsenodeids=[1], nodes_trueleafs=[1], nodes_falseleafs=[1],
+                            leaf_targetids=[0, 0], leaf_weights=helper.make_tensor("w", TensorProto.FLOAT, [2], [1, 2]),
+                            tree_roots=[0])
+    model = _ml_model(node, [helper.make_tensor_value_info("X", TensorProto.FLOAT, [2, 1])],
+                      [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [2, 1])])
+    with pytest.raises(CompileError, match="post_transform=2 is not supported"):
+        compile_model(model, str(tmp_path / "forest"), cache=False)

@@ -155,6 +155,29 @@ def test_missing_rank_times_out(acl, hccl, exec_timeout):
         destroy(hccl, pool)
 
 
+def test_destroyed_peer_fails_at_once(acl, hccl, monkeypatch):
+    """Rank 1 destroys its communicator: rank 0's next collective, which rank 1 never issued, fails at
+    once with HCCL_E_REMOTE (HCCL_EXEC_TIMEOUT is 10 minutes here; RankPool gives up after 60 s)."""
+    monkeypatch.setenv("HCCL_EXEC_TIMEOUT", "600")
+    pool = make_pool(acl, hccl, 2)
+    try:
+        def body(ctx):
+            buf = ctx.alloc(64)
+            check(hccl.all_reduce(buf, buf, 16, 4, 0, ctx.comm, ctx.stream), "enqueue")
+            check(ctx.sync(), "the collective both ranks issued")
+            if ctx.rank == 1:
+                check(hccl.comm_destroy(ctx.comm), "comm_destroy")
+                return
+            check(hccl.all_reduce(buf, buf, 16, 4, 0, ctx.comm, ctx.stream), "enqueue")
+            assert ctx.sync() == 507899  # ACL_ERROR_RT_DRV_INTERNAL_ERROR: failed, not timed out
+            assert hccl.get_comm_async_error(ctx.comm) == (hccl.HCCL_E_REMOTE, 0)
+
+        pool.run(body)
+    finally:
+        pool.close()
+        assert hccl.comm_destroy(pool.comms[0]) == 0
+
+
 def test_recv_without_send_times_out(acl, hccl, exec_timeout):
     pool = make_pool(acl, hccl, 2)
     try:

@@ -125,4 +125,26 @@ def test_resize_errors():
     x = np.zeros((1, 1, 2, 2), np.float32)
     expect_error(lambda: resize(x, (1, 1, 4, 4), scales=np.array([1, 1, 2, 2], np.float32), mode="area"), 100023)
     expect_error(lambda: resize(x, (1, 1, 4, 4), scales=np.array([2, 2], np.float32)), 100021)
-    expect_error(lambda: resize(x, (1, 1, 4, 4), scales=np.array([1, 1, 2, 2], np.float32), antialias=1), 100023)
+
+
+@pytest.mark.parametrize("coord", ["half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel"])
+@pytest.mark.parametrize("mode", ["linear", "cubic"])
+def test_resize_antialias(coord, mode):
+    """antialias=1: downscaled axes use the widened filter, upscaled ones the plain one (ONNX reference)."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((2, 3, 20, 24)).astype(np.float32)
+    # scale * size integral: align_corners then means the same in every implementation
+    for scales, exclude in ((np.array([1, 1, 0.6, 0.375], np.float32), 0), (np.array([1, 1, 0.25, 1.5], np.float32), 1),
+                            (np.array([1, 1, 0.8, 0.5], np.float32), 0)):
+        want = reference(x, scales=scales, mode=mode, antialias=1, coordinate_transformation_mode=coord,
+                         exclude_outside=exclude)
+        got = resize(x, want.shape, scales=scales, mode=mode, antialias=1, coordinate_transformation_mode=coord,
+                     exclude_outside=exclude)
+        assert_close(got, want, np.float32, 8.0)
+    sizes = np.array([2, 3, 5, 7], np.int64)
+    want = reference(x, sizes=sizes, mode=mode, antialias=1)
+    assert_close(resize(x, want.shape, sizes=sizes, mode=mode, antialias=1), want, np.float32, 8.0)
+    # nearest ignores antialias
+    scales = np.array([1, 1, 0.5, 0.5], np.float32)
+    want = reference(x, scales=scales, mode="nearest")
+    np.testing.assert_array_equal(resize(x, want.shape, scales=scales, mode="nearest", antialias=1), want)

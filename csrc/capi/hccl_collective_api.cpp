@@ -8,6 +8,7 @@
 #include "hccl/comm.h"
 #include "hccl/hccl.h"
 #include "hccl/reduce_ops.h"
+#include "runtime/call_gate.h"
 #include "runtime/device.h"
 #include "runtime/runtime.h"
 
@@ -43,9 +44,31 @@ void check_rank(const char* what, uint32_t r, const Communicator& c) {
   ACL_SIM_REQUIRE(r < c.size(), HCCL_E_PARA, what, " ", r, " is out of range for a ", c.size(), "-rank communicator");
 }
 
-std::shared_ptr<Communicator> comm_for(HcclComm comm) {
+// The communicator of a collective call, marked as issuing work for the call's duration
+// (Communicator::begin_issue), so that a rank leaving at aclFinalize waits for its calls in flight.
+class IssuingCall {
+ public:
+  explicit IssuingCall(std::shared_ptr<Communicator> c) : c_(std::move(c)) { c_->begin_issue(); }
+  ~IssuingCall() { c_->end_issue(); }
+  IssuingCall(const IssuingCall&) = delete;
+  IssuingCall& operator=(const IssuingCall&) = delete;
+  Communicator* operator->() const { return c_.get(); }
+  Communicator& operator*() const { return *c_; }
+
+ private:
+  std::shared_ptr<Communicator> c_;
+};
+
+// While aclFinalize runs, a collective call is refused, and the rank leaves its communicator: peers
+// waiting for collectives it will never issue fail at once instead of at HCCL_EXEC_TIMEOUT.
+std::shared_ptr<Communicator> comm_for(HcclComm comm, const char* fn) {
   ACL_SIM_REQUIRE(Runtime::get().initialized(), HCCL_E_RUNTIME, "acl is not initialised");
-  return find_comm(comm);
+  auto c = find_comm(comm);
+  if (CallGate::instance().refusing()) {
+    c->leave(str("aclFinalize is running and refused its ", fn));
+    fail(HCCL_E_RUNTIME, "aclFinalize is running: the call is refused (the rank leaves the communicator)");
+  }
+  return c;
 }
 
 }  // namespace
@@ -55,7 +78,7 @@ extern "C" {
 ACL_FUNC_VISIBILITY HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType,
                                              HcclReduceOp op, HcclComm comm, aclrtStream stream) {
   return hccl_call("HcclAllReduce", [&] {
-    auto c = comm_for(comm);
+    IssuingCall c(comm_for(comm, "HcclAllReduce"));
     check_reduction(dataType, op);
     const uint64_t bytes = bytes_of(count, dataType);
     check_buffer("sendBuf", sendBuf, bytes, *c);
@@ -74,7 +97,7 @@ ACL_FUNC_VISIBILITY HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint6
 ACL_FUNC_VISIBILITY HcclResult HcclBroadcast(void* buf, uint64_t count, HcclDataType dataType, uint32_t root,
                                              HcclComm comm, aclrtStream stream) {
   return hccl_call("HcclBroadcast", [&] {
-    auto c = comm_for(comm);
+    IssuingCall c(comm_for(comm, "HcclBroadcast"));
     check_rank("root", root, *c);
     check_buffer("buf", buf, bytes_of(count, dataType), *c);
     OpDesc d;
@@ -91,7 +114,7 @@ ACL_FUNC_VISIBILITY HcclResult HcclBroadcast(void* buf, uint64_t count, HcclData
 ACL_FUNC_VISIBILITY HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclDataType dataType,
                                              HcclComm comm, aclrtStream stream) {
   return hccl_call("HcclAllGather", [&] {
-    auto c = comm_for(comm);
+    IssuingCall c(comm_for(comm, "HcclAllGather"));
     check_buffer("sendBuf", sendBuf, bytes_of(sendCount, dataType), *c);
     check_buffer("recvBuf", recvBuf, bytes_of(sendCount, dataType, c->size()), *c);
     OpDesc d;
@@ -108,7 +131,7 @@ ACL_FUNC_VISIBILITY HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, u
                                                  HcclDataType dataType, HcclReduceOp op, HcclComm comm,
                                                  aclrtStream stream) {
   return hccl_call("HcclReduceScatter", [&] {
-    auto c = comm_for(comm);
+    IssuingCall c(comm_for(comm, "HcclReduceScatter"));
     check_reduction(dataType, op);
     check_buffer("sendBuf", sendBuf, bytes_of(recvCount, dataType, c->size()), *c);
     check_buffer("recvBuf", recvBuf, bytes_of(recvCount, dataType), *c);
@@ -126,7 +149,7 @@ ACL_FUNC_VISIBILITY HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, u
 ACL_FUNC_VISIBILITY HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType,
                                           HcclReduceOp op, uint32_t root, HcclComm comm, aclrtStream stream) {
   return hccl_call("HcclReduce", [&] {
-    auto c = comm_for(comm);
+    IssuingCall c(comm_for(comm, "HcclReduce"));
     check_reduction(dataType, op);
     check_rank("root", root, *c);
     const uint64_t bytes = bytes_of(count, dataType);
@@ -147,7 +170,7 @@ ACL_FUNC_VISIBILITY HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t
 ACL_FUNC_VISIBILITY HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType,
                                            uint32_t root, HcclComm comm, aclrtStream stream) {
   return hccl_call("HcclScatter", [&] {
-    auto c = comm_for(comm);
+    IssuingCall c(comm_for(comm, "HcclScatter"));
     check_rank("root", root, *c);
     if (c->rank() == root) check_buffer("sendBuf", sendBuf, bytes_of(recvCount, dataType, c->size()), *c);
     check_buffer("recvBuf", recvBuf, bytes_of(recvCount, dataType), *c);
@@ -166,7 +189,7 @@ ACL_FUNC_VISIBILITY HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCo
                                             const void* recvBuf, uint64_t recvCount, HcclDataType recvType,
                                             HcclComm comm, aclrtStream stream) {
   return hccl_call("HcclAlltoAll", [&] {
-    auto c = comm_for(comm);
+    IssuingCall c(comm_for(comm, "HcclAlltoAll"));
     dtype_size(sendType);
     dtype_size(recvType);
     ACL_SIM_REQUIRE(sendType == recvType, HCCL_E_PARA, "sendType ", dtype_name(sendType), " differs from recvType ",
@@ -197,7 +220,7 @@ ACL_FUNC_VISIBILITY HcclResult HcclAlltoAllV(const void* sendBuf, const void* se
                                              const void* rdispls, HcclDataType recvType, HcclComm comm,
                                              aclrtStream stream) {
   return hccl_call("HcclAlltoAllV", [&] {
-    auto c = comm_for(comm);
+    IssuingCall c(comm_for(comm, "HcclAlltoAllV"));
     ACL_SIM_REQUIRE(sendCounts && sdispls && recvCounts && rdispls, HCCL_E_PTR,
                     "sendCounts, sdispls, recvCounts and rdispls must not be NULL");
     dtype_size(sendType);
@@ -235,7 +258,7 @@ ACL_FUNC_VISIBILITY HcclResult HcclAlltoAllV(const void* sendBuf, const void* se
 ACL_FUNC_VISIBILITY HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank,
                                         HcclComm comm, aclrtStream stream) {
   return hccl_call("HcclSend", [&] {
-    auto c = comm_for(comm);
+    IssuingCall c(comm_for(comm, "HcclSend"));
     check_rank("destRank", destRank, *c);
     ACL_SIM_REQUIRE(destRank != c->rank(), HCCL_E_PARA, "destRank ", destRank, " is the caller's own rank");
     check_buffer("sendBuf", sendBuf, bytes_of(count, dataType), *c);
@@ -252,7 +275,7 @@ ACL_FUNC_VISIBILITY HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataT
 ACL_FUNC_VISIBILITY HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank,
                                         HcclComm comm, aclrtStream stream) {
   return hccl_call("HcclRecv", [&] {
-    auto c = comm_for(comm);
+    IssuingCall c(comm_for(comm, "HcclRecv"));
     check_rank("srcRank", srcRank, *c);
     ACL_SIM_REQUIRE(srcRank != c->rank(), HCCL_E_PARA, "srcRank ", srcRank, " is the caller's own rank");
     check_buffer("recvBuf", recvBuf, bytes_of(count, dataType), *c);
@@ -268,7 +291,7 @@ ACL_FUNC_VISIBILITY HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataT
 
 ACL_FUNC_VISIBILITY HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
   return hccl_call("HcclBarrier", [&] {
-    auto c = comm_for(comm);
+    IssuingCall c(comm_for(comm, "HcclBarrier"));
     OpDesc d;
     d.kind = OpKind::kBarrier;
     c->enqueue(stream, std::move(d));

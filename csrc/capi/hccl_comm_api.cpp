@@ -184,8 +184,9 @@ ACL_FUNC_VISIBILITY HcclResult HcclCommInitClusterInfo(const char* clusterInfo, 
 ACL_FUNC_VISIBILITY HcclResult HcclCommDestroy(HcclComm comm) {
   return hccl_call("HcclCommDestroy", [&] {
     ACL_SIM_REQUIRE(comm, HCCL_E_PTR, "comm is NULL");
-    ACL_SIM_REQUIRE(comm_table().remove(comm), HCCL_E_PARA, "comm ", comm,
-                    " is not a live communicator (destroyed twice?)");
+    auto c = comm_table().remove(comm);
+    ACL_SIM_REQUIRE(c, HCCL_E_PARA, "comm ", comm, " is not a live communicator (destroyed twice?)");
+    c->leave("its communicator was destroyed (HcclCommDestroy)");
   });
 }
 

@@ -4,8 +4,9 @@
 #include "common/error_codes.h"
 #include "common/fault_injection.h"
 #include "common/log.h"
-#include "hccl/algorithms/p2p_collectives.h"
+#include "hccl/algorithms/collective.h"
 #include "hccl/local_arrival.h"
+#include "hccl/transport_send_recv.h"
 #include "runtime/device.h"
 #include "runtime/runtime.h"
 #include "runtime/stream.h"
@@ -42,6 +43,33 @@ void Communicator::throw_if_broken() const {
   if (broken_.load()) fail(async_error(), "communicator is unusable after an earlier failure: ", async_message());
 }
 
+void Communicator::begin_issue() { issuing_.fetch_add(1, std::memory_order_seq_cst); }
+
+void Communicator::end_issue() {
+  if (issuing_.fetch_sub(1, std::memory_order_seq_cst) == 1) notify_left_if_idle();
+}
+
+void Communicator::leave(const std::string& why) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (left_why_.empty()) left_why_ = why;
+  }
+  left_.store(true, std::memory_order_seq_cst);
+  notify_left_if_idle();
+}
+
+void Communicator::notify_left_if_idle() {
+  // A call that passed aclFinalize's gate before it closed may still queue work: wait for it.
+  if (!left_.load(std::memory_order_seq_cst) || issuing_.load(std::memory_order_seq_cst) > 0) return;
+  if (left_notified_.exchange(true)) return;
+  std::string why;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    why = left_why_;
+  }
+  on_left(why);
+}
+
 void Communicator::enqueue(aclrtStream stream, OpDesc desc) {
   throw_if_broken();
   std::shared_ptr<Stream> s;
@@ -53,6 +81,14 @@ void Communicator::enqueue(aclrtStream stream, OpDesc desc) {
   ACL_SIM_REQUIRE(s->device().id() == device_id_, HCCL_E_PARA, "the stream belongs to device ", s->device().id(),
                   ", but this rank's communicator is on device ", device_id_);
   if (fault::hccl_rank_absent(rank_)) return;  // hardening tests: this rank never arrives
+  if (desc.kind != OpKind::kSend && desc.kind != OpKind::kRecv) {
+    // Counted before it is queued (it may run at once); a captured one may be replayed any number of times.
+    if (s->capture()) {
+      replayable_.store(true);
+    } else {
+      issued_.fetch_add(1);
+    }
+  }
   enqueue_on(s, std::move(desc));
 }
 
@@ -99,6 +135,11 @@ void LocalCommunicator::enqueue_on(const std::shared_ptr<Stream>& s, OpDesc desc
   s->enqueue_wait(std::make_shared<LocalArrival>(std::move(self), std::move(desc)));
 }
 
+void LocalCommunicator::on_left(const std::string& why) {
+  if (replayable()) return;  // a replayed graph may still bring arrivals: peers time out instead
+  group_->rank_left(rank(), issued(), why);
+}
+
 void LocalCommunicator::run(const OpDesc& desc, const Deadline& deadline) {
   if (desc.kind == OpKind::kSend)
     return group_->send(rank(), desc.root, desc.send, desc.count, desc.dtype, deadline);
@@ -115,9 +156,21 @@ TransportCommunicator::TransportCommunicator(std::unique_ptr<PeerTransport> tran
 
 void TransportCommunicator::run(const OpDesc& desc, const Deadline& deadline) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (desc.kind == OpKind::kSend) return p2p_send(*transport_, send_seq_[desc.root]++, desc, deadline);
-  if (desc.kind == OpKind::kRecv) return p2p_recv(*transport_, recv_seq_[desc.root]++, desc, deadline);
-  run_p2p_collective(*transport_, seq_++, desc, deadline);
+  const bool p2p = desc.kind == OpKind::kSend || desc.kind == OpKind::kRecv;
+  transport_->set_collective(p2p ? PeerTransport::kNoCollective : seq_);
+  if (desc.kind == OpKind::kSend) return transport_send(*transport_, send_seq_[desc.root]++, desc, deadline);
+  if (desc.kind == OpKind::kRecv) return transport_recv(*transport_, recv_seq_[desc.root]++, desc, deadline);
+  CollectiveRun run;
+  run.local = {&desc};
+  run.nranks = size();
+  run.peers = transport_.get();
+  run.tag = collective_tag(seq_++);
+  run.deadline = deadline;
+  run_collective(run);
+}
+
+void TransportCommunicator::on_left(const std::string& why) {
+  if (!replayable()) transport_->announce_leaving(issued());
 }
 
 HandleTable<Communicator>& comm_table() {
@@ -135,7 +188,9 @@ std::shared_ptr<Communicator> find_comm(const void* handle) {
 void* add_comm(std::shared_ptr<Communicator> c) {
   static std::once_flag hook;
   std::call_once(hook, [] {
-    Runtime::get().on_finalize("hccl", [] { comm_table().clear(); });
+    Runtime::get().on_finalize("hccl", [] {
+      for (auto& c : comm_table().clear()) c->leave("its process called aclFinalize");
+    });
   });
   return comm_table().add(std::move(c));
 }

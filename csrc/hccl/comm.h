@@ -1,7 +1,8 @@
 // HcclComm: one rank of a communicator. For ranks in other processes a
 // collective is a stream task that blocks its drainer (inside a
-// BlockingRegion) until the peers took part; for in-process ranks it parks the
-// stream until the last rank ran it (local_group.h). Failures become the
+// BlockingRegion) while it runs over the PeerTransport; for in-process ranks
+// it parks the stream until the last rank ran it (local_group.h). Both run the
+// same algorithms (algorithms/collective.h). Failures become the
 // communicator's async error (HcclGetCommAsyncError) and the stream's error.
 #pragma once
 
@@ -54,13 +55,28 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   /** HCCL_EXEC_TIMEOUT as read when the communicator was created. */
   double exec_timeout_s() const { return exec_timeout_s_; }
 
+  /** An HCCL call issuing work on this rank is running (capi: from resolving the comm to returning). */
+  void begin_issue();
+  void end_issue();
+  /** The rank issues nothing more (@p why: aclFinalize refused one of its calls, or the communicator was
+   *  destroyed). Once no call of the rank is still issuing, its peers stop waiting for collectives it never
+   *  issued (on_left). The first reason is kept. Thread-safe. */
+  void leave(const std::string& why);
+  /** Collectives queued on this rank's streams so far. */
+  uint64_t issued() const { return issued_.load(); }
+  /** True once a collective was captured into a task graph: replays make issued() a lower bound. */
+  bool replayable() const { return replayable_.load(); }
+
  protected:
   /** Queue the validated @p desc on @p s. Default: a stream task that runs execute(). */
   virtual void enqueue_on(const std::shared_ptr<Stream>& s, OpDesc desc);
   virtual void run(const OpDesc& desc, const Deadline& deadline) = 0;
+  /** The rank left (see leave); @p why names the refused call. Default: peers find out by timing out. */
+  virtual void on_left(const std::string& why) {}
 
  private:
   void record_failure(int code, const std::string& message);
+  void notify_left_if_idle();
 
   uint32_t rank_, size_;
   int32_t device_id_;
@@ -69,10 +85,17 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   std::atomic<bool> broken_{false};
   mutable std::mutex mu_;
   std::string async_message_;
+  // Atomics, not a mutex: every collective call passes here. seq_cst pairs end_issue with leave:
+  // one of them sees both the rank gone and no call issuing.
+  std::atomic<int> issuing_{0};
+  std::atomic<bool> left_{false}, left_notified_{false};
+  std::string left_why_;  // under mu_
+  std::atomic<uint64_t> issued_{0};
+  std::atomic<bool> replayable_{false};
 };
 
 /** A rank of an in-process communicator: collectives park the stream on a LocalArrival. */
-class LocalCommunicator : public Communicator {
+class LocalCommunicator final : public Communicator {
  public:
   LocalCommunicator(std::shared_ptr<LocalGroup> group, uint32_t rank, int32_t device_id);
   LocalGroup& group() { return *group_; }
@@ -82,6 +105,7 @@ class LocalCommunicator : public Communicator {
  protected:
   void enqueue_on(const std::shared_ptr<Stream>& s, OpDesc desc) override;
   void run(const OpDesc& desc, const Deadline& deadline) override;  // send / recv
+  void on_left(const std::string& why) override;
 
  private:
   std::shared_ptr<LocalGroup> group_;
@@ -89,12 +113,13 @@ class LocalCommunicator : public Communicator {
 };
 
 /** A rank of a communicator whose peers are other processes (PeerTransport, e.g. MPI). */
-class TransportCommunicator : public Communicator {
+class TransportCommunicator final : public Communicator {
  public:
   TransportCommunicator(std::unique_ptr<PeerTransport> transport, int32_t device_id);
 
  protected:
   void run(const OpDesc& desc, const Deadline& deadline) override;
+  void on_left(const std::string& why) override;  // leave notices to the other processes
 
  private:
   std::unique_ptr<PeerTransport> transport_;

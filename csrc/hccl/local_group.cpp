@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "common/error.h"
-#include "hccl/algorithms/algorithms.h"
+#include "hccl/algorithms/collective.h"
 #include "hccl/collective_watchdog.h"
 #include "hccl/local_arrival.h"
 #include "hccl/reduce_ops.h"
@@ -11,7 +11,11 @@
 
 namespace acl_sim::hccl {
 
-LocalGroup::LocalGroup(uint32_t n) : n_(n) {
+namespace {
+constexpr uint32_t kNoCaller = UINT32_MAX;
+}
+
+LocalGroup::LocalGroup(uint32_t n) : n_(n), left_at_(n, UINT64_MAX), left_why_(n) {
   channels_.reserve(size_t(n) * n);
   for (size_t i = 0; i < size_t(n) * n; ++i) channels_.push_back(std::make_unique<Channel>());
 }
@@ -26,6 +30,12 @@ bool LocalGroup::arrive(uint64_t seq, const std::shared_ptr<LocalArrival>& a, co
     } catch (const Error& e) {
       a->finish(e.code(), e.what());
     }
+    return true;
+  }
+  const std::string abandoned = abandoned_by(seq, a->desc());
+  if (!abandoned.empty()) {  // a rank left before this collective: it fails alone, at once
+    lock.unlock();
+    a->finish(HCCL_E_REMOTE, abandoned);
     return true;
   }
   auto [it, fresh] = open_.try_emplace(seq);
@@ -44,7 +54,7 @@ bool LocalGroup::arrive(uint64_t seq, const std::shared_ptr<LocalArrival>& a, co
   }
   g.ranks[r] = a;
   g.streams[r] = s;
-  if (++g.arrived < n_) {  // parked; the last rank (or the watchdog) resumes the stream
+  if (++g.arrived < n_) {  // parked; the last rank (or the watchdog, or rank_left) resumes the stream
     a->mark_parked();
     return false;
   }
@@ -57,13 +67,14 @@ bool LocalGroup::arrive(uint64_t seq, const std::shared_ptr<LocalArrival>& a, co
 }
 
 void LocalGroup::complete(Gathering& g, uint32_t caller) {
-  std::vector<const OpDesc*> descs(n_);
-  for (uint32_t r = 0; r < n_; ++r) descs[r] = &g.ranks[r]->desc();
+  CollectiveRun run;
+  run.local.resize(n_);
+  for (uint32_t r = 0; r < n_; ++r) run.local[r] = &g.ranks[r]->desc();
+  run.nranks = n_;
   int code = 0;
   std::string why;
   try {
-    validate_descs(descs.data(), n_);
-    run_all_ranks(RankRequests{descs.data(), n_});
+    run_collective(run);
   } catch (const Error& e) {
     code = e.code();
     why = e.what();
@@ -74,6 +85,46 @@ void LocalGroup::complete(Gathering& g, uint32_t caller) {
   for (uint32_t r = 0; r < n_; ++r) g.ranks[r]->finish(code, why);
   for (uint32_t r = 0; r < n_; ++r)
     if (r != caller) g.streams[r]->resume();
+}
+
+void LocalGroup::fail_gathering(Gathering& g, uint32_t caller, int code, const std::string& why) {
+  for (auto& a : g.ranks)
+    if (a) a->finish(code, why);
+  for (uint32_t r = 0; r < g.streams.size(); ++r)
+    if (g.streams[r] && r != caller) g.streams[r]->resume();
+}
+
+std::string LocalGroup::abandoned_by(uint64_t seq, const OpDesc& d) const {
+  // Every rank fails a collective numbered at or after a leaver's count, the leaver included (should
+  // a call of it that was already past aclFinalize's gate still queue one): no rank waits for it.
+  for (uint32_t r = 0; r < n_; ++r)
+    if (seq >= left_at_[r]) return str(kind_name(d.kind), ": rank ", r, " will not take part: ", left_why_[r]);
+  return "";
+}
+
+void LocalGroup::rank_left(uint32_t r, uint64_t issued, const std::string& why) {
+  std::vector<Gathering> dead;
+  std::vector<std::string> whys;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (issued >= left_at_[r]) return;
+    left_at_[r] = issued;
+    left_why_[r] = why;
+    for (auto it = open_.lower_bound(issued); it != open_.end();) {
+      const Gathering& g = it->second;
+      const OpDesc* any = nullptr;
+      for (auto& a : g.ranks)
+        if (a) any = &a->desc();
+      std::string w = abandoned_by(it->first, *any);
+      whys.push_back(std::move(w));
+      dead.push_back(std::move(it->second));
+      it = open_.erase(it);
+    }
+  }
+  for (size_t i = 0; i < dead.size(); ++i) {
+    cancel_watch(dead[i].watch);
+    fail_gathering(dead[i], kNoCaller, HCCL_E_REMOTE, whys[i]);
+  }
 }
 
 void LocalGroup::expire(uint64_t seq) {
@@ -96,10 +147,7 @@ void LocalGroup::expire(uint64_t seq) {
                               " did not call the matching collective");
   poison_.poison(HCCL_E_TIMEOUT, why);  // before unlocking: later arrivals fail at once
   lock.unlock();
-  for (uint32_t r = 0; r < n_; ++r)
-    if (g.ranks[r]) g.ranks[r]->finish(HCCL_E_TIMEOUT, why);
-  for (uint32_t r = 0; r < n_; ++r)
-    if (g.streams[r]) g.streams[r]->resume();
+  fail_gathering(g, kNoCaller, HCCL_E_TIMEOUT, why);
 }
 
 void LocalGroup::send(uint32_t src, uint32_t dst, const void* buf, uint64_t count, HcclDataType dt,

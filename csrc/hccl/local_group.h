@@ -4,10 +4,12 @@
 // Collectives: no rank waits on a thread. When a rank's stream reaches a
 // collective it arrives here (LocalArrival, a stream Waitable) and its stream
 // is parked; the last rank to arrive runs the whole collective over every
-// rank's device memory (algorithms/, on the executor pool for large messages)
-// and resumes the parked streams. A collective that is not complete after
-// HCCL_EXEC_TIMEOUT is failed by the watchdog (collective_watchdog.h), which
-// also breaks the group.
+// rank's device memory (algorithms/collective.h with every rank local and no
+// transport; on the executor pool for large messages) and resumes the parked
+// streams. A collective that is not complete after HCCL_EXEC_TIMEOUT is failed
+// by the watchdog (collective_watchdog.h), which also breaks the group. One
+// that waits for a rank that left (rank_left: aclFinalize refused its calls)
+// fails at once with HCCL_E_REMOTE.
 //
 // HcclSend/HcclRecv stay a blocking rendezvous of the two stream tasks.
 #pragma once
@@ -46,6 +48,11 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
               double timeout_s);
   /** Watchdog: fail collective @p seq with HCCL_E_TIMEOUT unless it completed. */
   void expire(uint64_t seq);
+  /** Rank @p r arrives at no collective numbered @p issued or later (it issued @p issued collectives and
+   *  will issue no more): fail those collectives with HCCL_E_REMOTE (@p why) on every rank, the open ones
+   *  now and later ones as their ranks arrive. Earlier ones still complete when the rank's stream
+   *  reaches them. */
+  void rank_left(uint32_t r, uint64_t issued, const std::string& why);
 
   /** Point-to-point rendezvous (HcclSend/HcclRecv): blocks until the peer's matching call copied the data.
    *  Throws HCCL_E_PARA on a count/type mismatch, HCCL_E_TIMEOUT at @p deadline. */
@@ -72,11 +79,17 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
   Channel& channel(uint32_t src, uint32_t dst) { return *channels_[size_t(src) * n_ + dst]; }
   /** Run the gathered collective and wake its ranks (caller: the last arriver, lock not held). */
   void complete(Gathering& g, uint32_t caller);
+  /** Fail @p g on every rank that arrived and resume their streams except @p caller's (lock not held). */
+  static void fail_gathering(Gathering& g, uint32_t caller, int code, const std::string& why);
+  /** Why collective @p seq (@p d: any rank's request) must fail (a rank left before it), or "" (lock held). */
+  std::string abandoned_by(uint64_t seq, const OpDesc& d) const;
 
   const uint32_t n_;
   GroupPoison poison_;
   std::mutex mu_;
   std::map<uint64_t, Gathering> open_;
+  std::vector<uint64_t> left_at_;  // per rank: the first collective it never arrives at (UINT64_MAX: none)
+  std::vector<std::string> left_why_;
   std::vector<std::unique_ptr<Channel>> channels_;
 };
 

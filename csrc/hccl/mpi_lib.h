@@ -21,6 +21,7 @@ struct MpiLib {
   static constexpr int kErrorsReturn = 0x54000001;
   static constexpr int kThreadMultiple = 3;
   static constexpr int kSuccess = 0;
+  static constexpr int kAnySource = -2;
 
   int (*Initialized)(int*);
   int (*Finalized)(int*);

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "common/error.h"
 #include "hccl/hccl_types.h"
@@ -14,6 +15,10 @@ namespace {
 // MPI counts are ints: large messages go as consecutive pieces with the same
 // tag (MPI keeps their order between one pair of ranks).
 constexpr size_t kPiece = size_t(1) << 30;
+// Tags outside collective_tag / send_recv_tag (transport.h).
+constexpr int kAllgatherTag = 30000;
+constexpr int kLeaveTag = 30001;
+void* const kStatusIgnore = reinterpret_cast<void*>(1);  // MPI_STATUS_IGNORE in the MPICH ABI
 
 void check(int rc, const char* call) {
   ACL_SIM_REQUIRE(rc == MpiLib::kSuccess, HCCL_E_REMOTE, call, " failed with MPI error ", rc);
@@ -27,7 +32,7 @@ struct JoinRecord {
 }  // namespace
 
 void MpiTransport::wait_requests(MpiLib& lib, std::vector<MpiLib::Request>& reqs, const Deadline& deadline,
-                                 const char* what) {
+                                 const char* what, MpiTransport* self) {
   size_t polls = 0;
   while (true) {
     bool all_done = true;
@@ -36,14 +41,16 @@ void MpiTransport::wait_requests(MpiLib& lib, std::vector<MpiLib::Request>& reqs
       for (auto& r : reqs) {
         if (r == MpiLib::kRequestNull) continue;
         int flag = 0;
-        check(lib.Test(&r, &flag, reinterpret_cast<void*>(1) /* MPI_STATUS_IGNORE */), "MPI_Test");
+        check(lib.Test(&r, &flag, kStatusIgnore), "MPI_Test");
         if (!flag) all_done = false;
       }
+      if (self && !all_done) self->poll_leave_notice();
     }
     if (all_done) {
       reqs.clear();
       return;
     }
+    if (self) self->throw_if_peer_left(what);
     if (deadline.passed())
       fail(HCCL_E_TIMEOUT, what, ": timed out after ", deadline.seconds(),
            " s waiting for peer processes (HCCL_EXEC_TIMEOUT / HCCL_CONNECT_TIMEOUT); a rank did not call the "
@@ -81,7 +88,7 @@ std::unique_ptr<MpiTransport> MpiTransport::connect(uint32_t n, uint32_t rank, u
           "MPI_Iallgather");
   }
   try {
-    wait_requests(lib, reqs, deadline, "HcclCommInitRootInfo");
+    wait_requests(lib, reqs, deadline, "HcclCommInitRootInfo", nullptr);
   } catch (const Error& e) {
     fail(e.code(), "timed out after ", deadline.seconds(),
          " s waiting for every MPI process to call HcclCommInitRootInfo (HCCL_CONNECT_TIMEOUT)");
@@ -101,12 +108,65 @@ std::unique_ptr<MpiTransport> MpiTransport::connect(uint32_t n, uint32_t rank, u
     check(lib.Comm_split(MpiLib::kCommWorld, 0, static_cast<int>(rank), &comm), "MPI_Comm_split");
     lib.Comm_set_errhandler(comm, MpiLib::kErrorsReturn);
   }
-  return std::unique_ptr<MpiTransport>(new MpiTransport(lib, comm, rank, n));
+  std::unique_ptr<MpiTransport> t(new MpiTransport(lib, comm, rank, n, key_hi, key_lo));
+  std::lock_guard<std::mutex> lock(MpiLib::lock());
+  t->post_notice_receive();
+  return t;
+}
+
+void MpiTransport::post_notice_receive() {
+  check(lib_.Irecv(&notice_in_, sizeof(notice_in_), MpiLib::kByte, MpiLib::kAnySource, kLeaveTag, comm_,
+                   &notice_recv_),
+        "MPI_Irecv");
+}
+
+void MpiTransport::poll_leave_notice() {
+  if (notice_recv_ == MpiLib::kRequestNull) return;
+  int flag = 0;
+  check(lib_.Test(&notice_recv_, &flag, kStatusIgnore), "MPI_Test");
+  if (!flag) return;
+  if (notice_in_.key_hi == key_hi_ && notice_in_.key_lo == key_lo_ && notice_in_.issued < peers_leave_at_) {
+    peers_leave_at_ = notice_in_.issued;
+    leaver_ = notice_in_.rank;
+  }
+  post_notice_receive();
+}
+
+void MpiTransport::throw_if_peer_left(const char* what) const {
+  if (collective_ == kNoCollective || collective_ < peers_leave_at_) return;
+  fail(HCCL_E_REMOTE, what, ": rank ", leaver_, " will not take part: its process left the communicator "
+       "(HcclCommDestroy or aclFinalize) after issuing ", peers_leave_at_, " collective(s)");
+}
+
+void MpiTransport::announce_leaving(uint64_t issued) {
+  std::lock_guard<std::mutex> lock(MpiLib::lock());
+  if (!notices_out_.empty() || lib_.finalized() || size_ == 1) return;
+  notices_out_.assign(size_, LeaveNotice{key_hi_, key_lo_, rank_, issued});  // stays put until the sends complete
+  for (uint32_t q = 0; q < size_; ++q) {
+    if (q == rank_) continue;
+    MpiLib::Request r = MpiLib::kRequestNull;
+    check(lib_.Isend(&notices_out_[q], sizeof(LeaveNotice), MpiLib::kByte, static_cast<int>(q), kLeaveTag, comm_,
+                     &r),
+          "MPI_Isend");
+    notice_sends_.push_back(r);
+  }
 }
 
 MpiTransport::~MpiTransport() {
+  if (lib_.finalized()) return;
+  // Leave notices are a few bytes (sent eagerly): give them a moment to go out before freeing.
+  try {
+    wait_requests(lib_, notice_sends_, Deadline::after(1.0), "leave notice", nullptr);
+  } catch (const Error&) {
+  }
   std::lock_guard<std::mutex> lock(MpiLib::lock());
   if (lib_.finalized()) return;
+  for (auto& r : notice_sends_)
+    if (r != MpiLib::kRequestNull) lib_.Request_free(&r);
+  if (notice_recv_ != MpiLib::kRequestNull) {
+    lib_.Cancel(&notice_recv_);
+    lib_.Request_free(&notice_recv_);
+  }
   for (auto& r : pending_)
     if (r != MpiLib::kRequestNull) {
       lib_.Cancel(&r);
@@ -142,7 +202,7 @@ void MpiTransport::irecv(uint32_t peer, void* buf, size_t bytes, int tag) {
 
 void MpiTransport::wait_all(const Deadline& deadline, const char* what) {
   try {
-    wait_requests(lib_, pending_, deadline, what);
+    wait_requests(lib_, pending_, deadline, what, this);
   } catch (...) {
     broken_ = true;
     throw;
@@ -150,20 +210,15 @@ void MpiTransport::wait_all(const Deadline& deadline, const char* what) {
 }
 
 void MpiTransport::allgather(const void* mine, void* all, size_t bytes, const Deadline& deadline, const char* what) {
-  ACL_SIM_REQUIRE(bytes <= kPiece, HCCL_E_INTERNAL, "allgather record too large");
-  std::vector<MpiLib::Request> reqs(1, MpiLib::kRequestNull);
-  {
-    std::lock_guard<std::mutex> lock(MpiLib::lock());
-    check(lib_.Iallgather(mine, static_cast<int>(bytes), MpiLib::kByte, all, static_cast<int>(bytes), MpiLib::kByte,
-                          comm_, &reqs[0]),
-          "MPI_Iallgather");
+  // Point-to-point rather than MPI_Iallgather: a request a departed peer never matches can be cancelled.
+  char* out = static_cast<char*>(all);
+  if (out + rank_ * bytes != mine) std::memcpy(out + rank_ * bytes, mine, bytes);
+  for (uint32_t q = 0; q < size_; ++q) {
+    if (q == rank_) continue;
+    isend(q, mine, bytes, kAllgatherTag);
+    irecv(q, out + q * bytes, bytes, kAllgatherTag);
   }
-  try {
-    wait_requests(lib_, reqs, deadline, what);
-  } catch (...) {
-    broken_ = true;
-    throw;
-  }
+  wait_all(deadline, what);
 }
 
 }  // namespace acl_sim::hccl

@@ -5,7 +5,10 @@
 // info and nRanks == N, one rank per process, in any rank order; the
 // communicator gets a private MPI communicator ordered by HCCL rank. All calls
 // are non-blocking requests polled against a deadline, so a missing peer gives
-// HCCL_E_TIMEOUT rather than a hang.
+// HCCL_E_TIMEOUT rather than a hang. A process whose rank leaves
+// (HcclCommDestroy, aclFinalize) sends every peer a leave notice with the
+// number of collectives it issued; a peer waiting in a later collective fails
+// at once with HCCL_E_REMOTE.
 #pragma once
 
 #include <memory>
@@ -32,18 +35,37 @@ class MpiTransport : public PeerTransport {
   void irecv(uint32_t peer, void* buf, size_t bytes, int tag) override;
   void wait_all(const Deadline& deadline, const char* what) override;
   void allgather(const void* mine, void* all, size_t bytes, const Deadline& deadline, const char* what) override;
+  void set_collective(uint64_t seq) override { collective_ = seq; }
+  void announce_leaving(uint64_t issued) override;
 
  private:
-  MpiTransport(MpiLib& lib, MpiLib::Comm comm, uint32_t rank, uint32_t size)
-      : lib_(lib), comm_(comm), rank_(rank), size_(size) {}
+  // The key tells a notice from one sent on an earlier communicator whose MPI context id was reused.
+  struct LeaveNotice {
+    uint64_t key_hi, key_lo, rank, issued;
+  };
+  MpiTransport(MpiLib& lib, MpiLib::Comm comm, uint32_t rank, uint32_t size, uint64_t key_hi, uint64_t key_lo)
+      : lib_(lib), comm_(comm), rank_(rank), size_(size), key_hi_(key_hi), key_lo_(key_lo) {}
+  /** Poll @p reqs until all completed; @p self (may be null: joining) also polls for leave notices. */
   static void wait_requests(MpiLib& lib, std::vector<MpiLib::Request>& reqs, const Deadline& deadline,
-                            const char* what);
+                            const char* what, MpiTransport* self);
+  void post_notice_receive();        // MPI lock held
+  void poll_leave_notice();          // MPI lock held
+  void throw_if_peer_left(const char* what) const;
 
   MpiLib& lib_;
   MpiLib::Comm comm_;
   uint32_t rank_, size_;
+  uint64_t key_hi_, key_lo_;
   std::vector<MpiLib::Request> pending_;
   bool broken_ = false;
+  // Leave notices. Received: touched only by the thread running a collective (the communicator
+  // runs one at a time). Sent: by announce_leaving and the destructor.
+  LeaveNotice notice_in_{};
+  MpiLib::Request notice_recv_ = MpiLib::kRequestNull;
+  uint64_t peers_leave_at_ = kNoCollective, leaver_ = 0;
+  uint64_t collective_ = kNoCollective;
+  std::vector<LeaveNotice> notices_out_;
+  std::vector<MpiLib::Request> notice_sends_;
 };
 
 }  // namespace acl_sim::hccl

@@ -6,6 +6,10 @@
 // are not resized get a single identity tap. An output row then sums the
 // products of the outer axes' taps with the last axis' taps.
 //
+// antialias=1 (opset 18) with linear / cubic and a downscaling axis (scale < 1) stretches the
+// filter by 1/scale: that axis gets about 2/scale (linear) or 4/scale (cubic)
+// taps, normalised to sum 1, placed around the source coordinate as ONNX defines it.
+//
 // Opset detection: Resize with exactly two inputs is opset 10 (X, scales;
 // default transformation "asymmetric"); Upsample is "asymmetric" too.
 #include <cmath>
@@ -36,6 +40,7 @@ struct ResizeParams {
   float cubic_a = -0.75f;
   bool exclude_outside = false;
   float extrapolation = 0.f;
+  bool antialias = false;
 };
 
 double to_original(const ResizeParams& p, int64_t x, int64_t in, int64_t out, double scale, double roi_start,
@@ -70,7 +75,63 @@ int64_t nearest_index(const ResizeParams& p, double x, int64_t in, double scale)
   return std::clamp<int64_t>(r, 0, in - 1);
 }
 
+/** Antialiased linear / cubic taps on a downscaling axis (scale < 1). */
+AxisTaps make_antialias_taps(const ResizeParams& p, int64_t in, int64_t out, double scale, double roi_start,
+                             double roi_end) {
+  // Filter support grows by 1/scale: taps at offsets [start, start + n) around the source pixel.
+  const bool cubic = p.mode == Mode::Cubic;
+  const int64_t start = static_cast<int64_t>(std::floor((cubic ? -2.0 : -1.0) / scale)) + 1;
+  const int64_t n = 2 - 2 * start;
+  const double A = p.cubic_a;
+  AxisTaps a;
+  a.taps = static_cast<int>(n);
+  a.identity = false;
+  a.t.resize(static_cast<size_t>(out * n));
+  const int64_t pad = (n + 1) / 2;
+  std::vector<double> w(static_cast<size_t>(n));
+  for (int64_t o = 0; o < out; ++o) {
+    const double x = to_original(p, o, in, out, scale, roi_start, roi_end);
+    Tap* t = &a.t[static_cast<size_t>(o * n)];
+    if (p.coord == "tf_crop_and_resize" && (x < 0 || x > in - 1)) {
+      for (int64_t k = 0; k < n; ++k) t[k] = {-1, 0.f};
+      continue;
+    }
+    const double xi = std::floor(x);
+    const double ratio = x == xi ? 1.0 : x - xi;  // an integer coordinate takes the pixel on its left
+    double sum = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      const double z = std::fabs(scale * (static_cast<double>(start + k) - ratio));
+      double v;
+      if (cubic) v = z <= 1 ? ((A + 2) * z - (A + 3)) * z * z + 1 : z < 2 ? ((A * z - 5 * A) * z + 8 * A) * z - 4 * A : 0;
+      else v = std::clamp(1.0 - z, 0.0, 1.0);
+      w[static_cast<size_t>(k)] = v;
+      sum += v;
+    }
+    // The n source pixels nearest x (ties to the smaller index).
+    const double xp = x + static_cast<double>(pad), pf = std::floor(xp), frac = xp - pf;
+    const int64_t offset = n % 2 == 0 ? (frac == 0 ? -(n / 2) : -(n / 2) + 1)
+                                      : (frac <= 0.5 ? -((n - 1) / 2) : -((n - 1) / 2) + 1);
+    const int64_t first = static_cast<int64_t>(pf) + offset - pad;
+    for (int64_t k = 0; k < n; ++k) w[static_cast<size_t>(k)] /= sum;
+    if (p.exclude_outside) {
+      double inside = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        const int64_t idx = first + k;
+        if (idx < 0 || idx >= in) w[static_cast<size_t>(k)] = 0;
+        inside += w[static_cast<size_t>(k)];
+      }
+      if (inside != 0)
+        for (int64_t k = 0; k < n; ++k) w[static_cast<size_t>(k)] /= inside;
+    }
+    for (int64_t k = 0; k < n; ++k)
+      t[k] = {std::clamp<int64_t>(first + k, 0, in - 1), static_cast<float>(w[static_cast<size_t>(k)])};
+  }
+  return a;
+}
+
 AxisTaps make_taps(const ResizeParams& p, int64_t in, int64_t out, double scale, double roi_start, double roi_end) {
+  if (p.antialias && p.mode != Mode::Nearest && scale < 1.0)
+    return make_antialias_taps(p, in, out, scale, roi_start, roi_end);
   AxisTaps a;
   a.taps = p.mode == Mode::Nearest ? 1 : p.mode == Mode::Linear ? 2 : 4;
   a.t.resize(static_cast<size_t>(out * a.taps));
@@ -186,8 +247,6 @@ void resize_common(OpContext& ctx, bool upsample) {
   const int64_t rank = static_cast<int64_t>(x.shape.size());
   ACL_SIM_REQUIRE(rank >= 1 && static_cast<int64_t>(y.shape.size()) == rank, ACL_ERROR_OP_OUTPUT_NOT_MATCH,
                   ctx.op_type, ": output rank must equal input rank ", rank);
-  ACL_SIM_REQUIRE(at.get_int("antialias", 0) == 0, ACL_ERROR_OP_ATTR_NOT_MATCH, ctx.op_type,
-                  ": antialias=1 is not supported");
   bool opset10 = upsample || ctx.inputs.size() == 2;
   ResizeParams p;
   std::string mode = at.get_string("mode", "nearest");
@@ -205,6 +264,7 @@ void resize_common(OpContext& ctx, bool upsample) {
   p.cubic_a = static_cast<float>(at.get_float("cubic_coeff_a", -0.75));
   p.exclude_outside = at.get_int("exclude_outside", 0) != 0;
   p.extrapolation = static_cast<float>(at.get_float("extrapolation_value", 0.0));
+  p.antialias = at.get_int("antialias", 0) != 0;  // no effect on nearest (ONNX: linear / cubic only)
 
   // Scales: opset 10 / Upsample input 1 (or Upsample-7 attribute), opset 11+ input 2; sizes input 3.
   std::vector<double> scales;

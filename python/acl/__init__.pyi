@@ -11,10 +11,12 @@ from . import prof as prof
 from . import rt as rt
 from . import util as util
 
-# acl_sim's own submodules of the core (not pyACL API): see acl_sim._core.
-hccl: ModuleType
-kernel: ModuleType
-sim: ModuleType
+# acl_sim's own submodules (not pyACL API), typed in their stubs too.
+from . import hccl as hccl
+from . import kernel as kernel
+from . import sim as sim
+
+# Test hooks of the core (not a product API): see acl_sim._core.
 testing: ModuleType
 testing_model: ModuleType
 

@@ -4,7 +4,7 @@
 (for the first one it meets) as its CompileError. A line names the node, its op, the model's
 opset, its input dtypes and the attribute or dtype at fault:
 
-    node 'Resize_0' (Resize, opset 19, dtypes float32/-/float32): attribute antialias=1 is not supported
+    node 'lstm' (LSTM, opset 19, dtypes float32/float32/float32): attribute layout=1 is not supported
 
 The check is static: it knows the ops and dtypes the kernel library executes (supported_ops),
 the ONNX functions ATC expands (at the model's opset), the control flow it resolves at compile
@@ -25,7 +25,10 @@ from .supported_ops import FOLD_ONLY_OPS, SUPPORTED_OPS
 
 # Attribute values the compiler rejects: op -> [(attribute, default, accepted values)].
 UNSUPPORTED_ATTRS = {
-    "Resize": [("antialias", 0, {0})],
+    # the recurrent decomposition (passes/lowerings.py) handles layout 0 and coupled gates off only
+    "RNN": [("layout", 0, {0})],
+    "GRU": [("layout", 0, {0})],
+    "LSTM": [("layout", 0, {0}), ("input_forget", 0, {0})],
 }
 
 # ONNX element types with an aclDataType the kernels move (the computed rows of acl_sim.dtypes).
@@ -189,6 +192,7 @@ def unsupported_nodes(proto) -> list[str]:
     from onnx import shape_inference
 
     opset = model_opset(proto)
+    domain_opsets = {imp.domain: int(imp.version) for imp in proto.opset_import}  # a node of another domain: its own
     try:
         inferred = shape_inference.infer_shapes(proto)
     except Exception:
@@ -208,7 +212,8 @@ def unsupported_nodes(proto) -> list[str]:
     for idx, node in enumerate(g.node):
         name = node.name or f"{node.op_type}_{idx}"
         dtypes = [_type_name(types.get(i)) if i else "-" for i in node.input]
-        head = describe(node.op_type, name, opset, dtypes, node.domain)
+        node_opset = opset if node.domain in ("", "ai.onnx") else domain_opsets.get(node.domain, opset)
+        head = describe(node.op_type, name, node_opset, dtypes, node.domain)
         if node.domain not in ("", "ai.onnx"):
             from .supported_ops import ML_OPS
 

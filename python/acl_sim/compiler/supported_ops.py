@@ -34,12 +34,12 @@ SUPPORTED_OPS = frozenset({
     "GatherElements", "GatherND", "Expand", "Tile", "Pad", "Identity", "DepthToSpace", "SpaceToDepth", "Trilu",
     "EyeLike", "ScatterElements", "ScatterND", "OneHot", "ReverseSequence", "TensorScatter", "Col2Im",
     # linear algebra / text features
-    "Det", "TfIdfVectorizer", "DeformConv", "MaxUnpool",
+    "Det", "TfIdfVectorizer", "DeformConv", "MaxUnpool", "TreeEnsemble",
 })
 
 # ai.onnx.ml ops ATC accepts (IR op name "ai.onnx.ml.<op>"): Binarizer and ArrayFeatureExtractor
-# are decomposed (passes/lowerings.py), the others run as kernels.
-ML_OPS = frozenset({"Binarizer", "ArrayFeatureExtractor"})
+# are decomposed (passes/lowerings.py); TreeEnsemble runs as the kernel op TreeEnsemble.
+ML_OPS = frozenset({"Binarizer", "ArrayFeatureExtractor", "TreeEnsemble"})
 
 # Ops ATC can evaluate at compile time; they are accepted as long as folding removes them.
 FOLD_ONLY_OPS = frozenset({"Shape", "Size", "ConstantOfShape", "Range", "Constant", "Dropout", "Upsample",

@@ -5,7 +5,8 @@ are resolved at compile time, during shape inference, into plain nodes.
 - `Scan`: unrolled over its (static) sequence length. Step t slices every scan input at t
   (Gather on the scan axis; reversed for direction 1), runs a renamed copy of the body, threads
   the state outputs into the next step, and the per-step scan outputs are stacked (Unsqueeze +
-  Concat) along their output axis.
+  Concat) along their output axis. Scan-8 (batch axis 0, scan axis 1, `sequence_lens`) becomes
+  one such Scan per batch entry (Gather of the entry), stacked back along axis 0.
 - `Loop`: unrolled when the trip count and the initial condition fold to constants and the body
   passes its condition through unchanged (the for-loop form exporters emit); the scan outputs
   are stacked along a new first axis.
@@ -156,10 +157,59 @@ def _unroll_if(g: Graph, node: Node, opset: int) -> list[Node]:
     return nodes
 
 
+_SCAN9 = "__scan9__"  # a per-batch Scan made from a Scan-8 node: opset-9 semantics
+
+
+def _split_scan8(g: Graph, node: Node) -> list[Node]:
+    """Scan-8 (inputs sequence_lens, states [B, ...], scans [B, T, ...]; `directions`): one opset-9
+    Scan per batch entry on the entry's slices, and the results stacked back along axis 0.
+    sequence_lens must be absent or a constant equal to T for every entry (static shapes)."""
+    where = f"node '{node.name}' (Scan, opset {g.source_opset})"
+    explicit, outer = _split_inputs(node)
+    seq_lens, rest = explicit[0], explicit[1:]
+    m = int(node.attrs["num_scan_inputs"])
+    n_state = len(rest) - m
+    if n_state < 0 or not rest:
+        raise CompileError(f"{where}: {len(rest)} inputs do not fit num_scan_inputs={m}")
+    shapes = [g.shape(n) for n in rest]
+    if any(s is None or len(s) < 1 for s in shapes) or len({int(s[0]) for s in shapes}) != 1:
+        raise CompileError(f"{where}: states and scan inputs must share a static batch dimension, got {shapes}")
+    batch = int(shapes[0][0])
+    steps = {int(s[1]) for s in shapes[n_state:] if len(s) > 1}
+    if seq_lens:
+        lens = g.const(seq_lens)
+        if lens is None or len(steps) != 1 or np.any(np.asarray(lens).reshape(-1) != next(iter(steps))):
+            raise CompileError(f"{where}: sequence_lens must be absent or a constant equal to the scan length")
+    attrs = {k: v for k, v in node.attrs.items() if k not in ("directions", OUTER_REFS)}
+    attrs[_SCAN9] = 1
+    if "directions" in node.attrs:
+        attrs["scan_input_directions"] = list(node.attrs["directions"])
+    if OUTER_REFS in node.attrs:
+        attrs[OUTER_REFS] = list(node.attrs[OUTER_REFS])
+    nodes: list[Node] = []
+    per_batch: list[list[str]] = [[] for _ in node.outputs]
+    for b in range(batch):
+        index = g.add_const(f"{node.name}_b{b}", np.array(b, dtype=np.int64))
+        sliced = []
+        for name in rest:
+            out = g.fresh(f"{node.name}/b{b}/{name}")
+            nodes.append(Node("Gather", g.fresh(f"{node.name}/b{b}/slice"), [name, index], [out], {"axis": 0},
+                              list(node.sources)))
+            sliced.append(out)
+        outs = [g.fresh(f"{o}_b{b}") if o else "" for o in node.outputs]
+        nodes.append(Node("Scan", g.fresh(f"{node.name}/b{b}"), sliced + [outer[r] for r in attrs.get(OUTER_REFS, [])],
+                          outs, dict(attrs), list(node.sources)))
+        for k, o in enumerate(outs):
+            per_batch[k].append(o)
+    for k, dst in enumerate(node.outputs):
+        if dst:
+            _stack(g, node, per_batch[k], dst, 0, nodes)
+    return nodes
+
+
 def _unroll_scan(g: Graph, node: Node, opset: int) -> list[Node]:
-    if g.source_opset < 9:
-        raise CompileError(f"node '{node.name}' (Scan, opset {g.source_opset}): Scan-8 (batched, with "
-                           f"sequence_lens) is not supported; opset 9+ Scan is")
+    if g.source_opset < 9 and not node.attrs.get(_SCAN9):
+        return _split_scan8(g, node)
     explicit, outer = _split_inputs(node)
     body = node.attrs["body"].g
     m = int(node.attrs["num_scan_inputs"])

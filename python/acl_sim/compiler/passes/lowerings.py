@@ -18,6 +18,10 @@ shape inference, like function expansion):
   requantised with QuantizeLinear(y_scale, y_zero_point).
 - ai.onnx.ml Binarizer: Cast(Greater(X, threshold)) to X's dtype (1 above the threshold, else 0).
 - ai.onnx.ml ArrayFeatureExtractor: Gather on the last axis (a 1-D X gives [1, len(Y)]).
+- ai.onnx.ml TreeEnsemble: becomes the kernel op TreeEnsemble with its tensor attributes as plain
+  lists (.om attributes are JSON: no NaN): each MEMBER node's value set (NaN-separated in
+  membership_values) as a [membership_begin, membership_end) range, its unused split as 0.
+  post_transform other than NONE is refused.
 """
 from __future__ import annotations
 
@@ -32,8 +36,8 @@ _DEFAULT_ACTIVATIONS = {"RNN": ["Tanh"], "GRU": ["Sigmoid", "Tanh"], "LSTM": ["S
 
 
 def lowerable(g: Graph, node: Node) -> bool:
-    if node.op in ("QLinearMatMul", "QLinearConv", "Einsum", "ai.onnx.ml.Binarizer", "ai.onnx.ml.ArrayFeatureExtractor") or \
-            node.op in RECURRENT:
+    if node.op in ("QLinearMatMul", "QLinearConv", "Einsum", "ai.onnx.ml.Binarizer", "ai.onnx.ml.ArrayFeatureExtractor",
+                   "ai.onnx.ml.TreeEnsemble") or node.op in RECURRENT:
         return True
     return node.op == "BatchNormalization" and int(node.attrs.get("training_mode", 0)) == 1
 
@@ -336,6 +340,8 @@ def lower(g: Graph, node: Node) -> list[Node]:
         return _lower_binarizer(g, node)
     if node.op == "ai.onnx.ml.ArrayFeatureExtractor":
         return _lower_array_feature_extractor(g, node)
+    if node.op == "ai.onnx.ml.TreeEnsemble":
+        return _lower_tree_ensemble(g, node)
     return _lower_batchnorm_training(g, node)
 
 
@@ -388,3 +394,39 @@ def _lower_array_feature_extractor(g: Graph, node: Node) -> list[Node]:
     else:
         _emit(g, nodes, node, "Gather", [x, indices], {"axis": -1}, out=node.outputs[0])
     return nodes
+
+
+_TREE_MEMBER = 6  # nodes_modes value of BRANCH_MEMBER
+
+
+def _lower_tree_ensemble(g: Graph, node: Node) -> list[Node]:
+    a = dict(node.attrs)
+    where = f"node '{node.name}' (ai.onnx.ml.TreeEnsemble)"
+    if int(a.get("post_transform", 0)) != 0:
+        raise CompileError(f"{where}: attribute post_transform={a['post_transform']} is not supported (NONE only)")
+    if "nodes_hitrates" in a:
+        a.pop("nodes_hitrates")  # informational
+    modes = [int(m) for m in np.asarray(a.get("nodes_modes", [])).reshape(-1)]
+    splits = np.asarray(a.get("nodes_splits", []), dtype=np.float64).reshape(-1)
+    members = np.asarray(a.pop("membership_values", []), dtype=np.float64).reshape(-1)
+    begin, end, values, pos = [], [], [], 0
+    for k, mode in enumerate(modes):
+        if mode != _TREE_MEMBER:
+            begin.append(len(values))
+            end.append(len(values))
+            continue
+        begin.append(len(values))
+        while pos < len(members) and not np.isnan(members[pos]):
+            values.append(float(members[pos]))
+            pos += 1
+        if pos >= len(members):
+            raise CompileError(f"{where}: membership_values has no NaN-terminated set for MEMBER node {k}")
+        pos += 1
+        end.append(len(values))
+        splits[k] = 0.0
+    if np.isnan(splits).any() or np.isnan(np.asarray(a.get("leaf_weights", []), np.float64)).any():
+        raise CompileError(f"{where}: NaN splits or leaf weights are not supported")
+    a.update(nodes_modes=modes, nodes_splits=[float(v) for v in splits],
+             leaf_weights=[float(v) for v in np.asarray(a.get("leaf_weights", []), np.float64).reshape(-1)],
+             membership_values=values, membership_begin=begin, membership_end=end)
+    return [Node("TreeEnsemble", node.name, list(node.inputs), list(node.outputs), a, list(node.sources))]

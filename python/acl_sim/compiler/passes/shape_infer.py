@@ -49,6 +49,9 @@ def _fast_rule(g: Graph, node: Node):
             raise CompileError(f"node '{node.name}' ({node.op}): input shapes {shapes} do not broadcast") from None
         dtype = np.dtype(bool) if node.op in BOOL_OUT else g.dtype(node.inputs[1 if node.op == "Where" else 0])
         return [(shape, dtype)]
+    if node.op == "TreeEnsemble":  # ai.onnx.ml, lowered: [N, n_targets] in X's dtype
+        shape = g.shape(first)
+        return [((int(shape[0]), int(node.attrs.get("n_targets", 1))), g.dtype(first))] if shape else None
     if node.op == "Cast":
         from onnx import helper
 
@@ -139,9 +142,6 @@ def lower_to_canonical(g: Graph, node: Node) -> None:
         node.inputs = [node.inputs[0], g.add_const("split", np.asarray(sizes, dtype=np.int64))]
     elif node.op == "Resize" and "axes" in node.attrs:
         _resize_axes_to_full_rank(g, node)
-    if node.op == "Resize" and node.attrs.get("antialias", 0):
-        raise CompileError(f"node '{node.name}' (Resize, opset {g.source_opset}): attribute antialias=1 is not "
-                           f"supported")
 
 
 def _resize_policy_to_scales(g: Graph, node: Node, shape, axes, policy: str) -> None:
