@@ -14,11 +14,12 @@ from ..ir import Graph, Node
 
 # Ops with side effects or randomness, or that must stay visible, are never folded.
 NEVER_FOLD = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial",
-              "If", "Loop", "Scan", "Dropout"}
+              "If", "Loop", "Scan", "Dropout",
+              "TreeEnsemble"}  # the lowered ai.onnx.ml op: no default-domain reference to fold it with
 
 
 def foldable(g: Graph, node: Node) -> bool:
-    if node.op in NEVER_FOLD:
+    if node.op in NEVER_FOLD or node.op.startswith("ai.onnx.ml."):  # ai.onnx.ml: lowered first, then folded
         return False
     if node.op in ("Shape", "Size"):
         shape = g.shape(node.inputs[0])
