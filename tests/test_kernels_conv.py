@@ -183,8 +183,10 @@ def test_conv_transpose_errors():
     assert e.value.code == 100021
 
 
-def test_conv_random_geometries():
+@pytest.mark.parametrize("direct", ["1", "all"], ids=["auto", "direct"])
+def test_conv_random_geometries(direct, monkeypatch):
     """Seeded random 1-3-D geometries: groups, strides, dilations, asymmetric pads, batch."""
+    monkeypatch.setenv("ACL_SIM_CONV_DIRECT", direct)
     rng = np.random.default_rng(123)
     checked = 0
     while checked < 60:
@@ -226,7 +228,8 @@ def test_conv_transpose_random_geometries():
         assert_close(y, want, np.float32, c * int(np.prod(w.shape[2:])))
 
 
-# Stride-1 convs take the direct path (conv_direct.cpp); ACL_SIM_CONV_DIRECT=0 sends them to the GEMM.
+# Convs whose rows are wide enough take the direct path (conv_direct.cpp), strided ones on phase planes;
+# ACL_SIM_CONV_DIRECT=all takes it on every plane, =0 sends them all to the GEMM.
 DIRECT_CASES = [
     ((1, 16, 40, 40), (13, 16, 3, 3), {"pads": [1, 1, 1, 1]}),            # many tiles, ragged M, junk columns
     ((1, 40, 12, 12), (24, 40, 3, 3), {"pads": [0, 2, 1, 0]}),            # asymmetric pads, K > one slice
@@ -236,6 +239,13 @@ DIRECT_CASES = [
     ((1, 6, 10, 9), (5, 6, 4, 3), {"auto_pad": "SAME_LOWER"}),            # even kernel
     ((2, 4, 37), (6, 2, 5), {"group": 2, "pads": [2, 1], "dilations": [2]}),  # 1-D, groups
     ((1, 512, 7, 7), (40, 512, 3, 3), {"pads": [1, 1, 1, 1]}),            # 7x7 plane, long K
+    ((1, 64, 30, 30), (40, 64, 1, 1), {"strides": [2, 2]}),               # strided 1x1: one phase plane
+    ((1, 3, 60, 60), (16, 3, 7, 7), {"strides": [2, 2], "pads": [3, 3, 3, 3]}),  # stem: 4 phase planes
+    ((1, 16, 31, 29), (12, 16, 3, 3), {"strides": [2, 1], "pads": [1, 0, 0, 1]}),
+    ((1, 8, 25, 27), (9, 8, 3, 3), {"strides": [3, 2], "dilations": [2, 1], "pads": [2, 1, 1, 2]}),
+    ((1, 8, 21), (5, 8, 1), {"strides": [3]}),
+    ((1, 8, 60), (5, 8, 4), {"strides": [2], "pads": [1, 2]}),
+    ((1, 8, 200), (9, 8, 3), {"pads": [1, 1]}),                           # 1-D, long row
 ]
 
 
@@ -252,7 +262,7 @@ def _direct_paths_check():
             assert_close(y, want + r, np.float32, int(np.prod(ws[1:])))
 
 
-@pytest.mark.parametrize("direct", ["1", "0"], ids=["direct", "gemm"])
+@pytest.mark.parametrize("direct", ["all", "1", "0"], ids=["direct", "auto", "gemm"])
 def test_conv_stride1_paths(direct, monkeypatch):
     monkeypatch.setenv("ACL_SIM_CONV_DIRECT", direct)
     _direct_paths_check()
@@ -261,7 +271,7 @@ def test_conv_stride1_paths(direct, monkeypatch):
 @pytest.mark.parametrize("isa", ["avx2", "scalar"])
 def test_conv_direct_other_isas(isa):
     code = "import test_kernels_conv as t; t._direct_paths_check(); print('ok')"
-    env = dict(os.environ, ACL_SIM_KERNEL_ISA=isa)
+    env = dict(os.environ, ACL_SIM_KERNEL_ISA=isa, ACL_SIM_CONV_DIRECT="all")
     env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "ok" in r.stdout, r.stderr

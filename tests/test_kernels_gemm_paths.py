@@ -4,6 +4,8 @@ A is read in place (row-major, alpha 1: conv weights, MatMul) or packed (transA,
 ragged right edges go to the 8-wide AVX-512 tail kernel (N = 49 -> 48 + 8) or to narrower
 full-vector kernels; ragged bottom edges (M not a multiple of the kernel height) clamp the
 in-place row reads. The ISA is fixed per process, so each runs in a fresh interpreter.
+With several M blocks the tiles share each packed B slot and pack it together (piece by piece);
+ACL_SIM_GEMM_MC forces that split so the shared path runs whatever the host's core count.
 """
 import os
 import subprocess
@@ -46,6 +48,17 @@ CHECKS = textwrap.dedent("""
     print("ok")
 """)
 
+# Packed B beyond one parallel region's 8 MB budget (K x N > 2M floats): N blocks run in several regions.
+REGIONS = textwrap.dedent("""
+    import numpy as np
+    from kernel_ref import assert_close, rand, run_op
+    rng = np.random.default_rng(3)
+    a, b = rand(rng, (40, 1100)), rand(rng, (1100, 2001))
+    (y,) = run_op("MatMul", [a, b], [(40, 2001)], [np.float32], {"activation": "Relu"})
+    assert_close(y, np.maximum(a.astype(np.float64) @ b, 0), np.float32, 1100)
+    print("ok")
+""")
+
 
 def _isas():
     import acl_sim._core as core  # noqa: F401
@@ -72,4 +85,13 @@ def test_packed_a_forced_matches():
     env = dict(os.environ, ACL_SIM_GEMM_PACK_A="1")
     env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
     r = subprocess.run([sys.executable, "-c", CHECKS], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]
+
+
+@pytest.mark.parametrize("isa", _isas())
+def test_shared_slots_and_regions(isa):
+    """Tiles of 16 rows on 3 pool threads: every slot is packed by whichever tiles get there first."""
+    env = dict(os.environ, ACL_SIM_KERNEL_ISA=isa, ACL_SIM_GEMM_MC="16", ACL_SIM_HOST_THREADS="3")
+    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
+    r = subprocess.run([sys.executable, "-c", CHECKS + REGIONS], env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]

@@ -1,13 +1,16 @@
-// Direct (implicit-GEMM, no packing) convolution for stride-1 1-D/2-D convs.
+// Direct (implicit-GEMM, no packing) convolution for 1-D/2-D convs.
 //
 // With stride 1, row k = (c, kh, kw) of the im2col matrix is the input plane
 // shifted by kh*IW + kw. Computing outputs on the padded input's row pitch
-// ("padded-width" positions q = oh*IWp + ow, with IWp - OW junk columns per
-// row that are dropped at the end) makes every im2col row a contiguous run of
-// the zero-padded input, so the micro-kernel reads B in place through a table
-// of K row offsets: no im2col expansion and no B packing pass (which was a
-// quarter of a 1x1 conv's time in the packed GEMM). The padded copy of the
-// input is one pass over C*IHp*IWp floats, skipped when the conv has no pads.
+// (positions q = oh*pitch + ow, with pitch - OW junk columns per row that are
+// dropped at the end) makes every im2col row a contiguous run of the
+// zero-padded input, so the micro-kernel reads B in place through a table of
+// K row offsets: no im2col expansion and no B packing pass (which was a
+// quarter of a 1x1 conv's time in the packed GEMM). A stride s conv becomes
+// the same thing after the padded input is split into s*s phase planes (space
+// to depth: phase (a, b) holds pixels (i*s + a, j*s + b)): tap (kh, kw) reads
+// phase (kh % s, kw % s) shifted by (kh / s, kw / s). Preparing the input is
+// one pass over it, skipped when the conv has no pads and stride 1.
 #pragma once
 
 #include <cstdint>
@@ -17,8 +20,12 @@
 
 namespace acl_sim {
 
-/** True when direct_conv_f32 computes this geometry: 1-2 spatial axes, stride 1 on each. */
-bool direct_conv_applies(const SpatialGeometry& g);
+/**
+ * True when direct_conv_f32 takes this geometry over `channels` input channels (per group): 1-2 spatial
+ * axes, strides <= 8; unless any_width, also a plane pitch that adds at most 5% junk columns per output
+ * row, and strided windows only over few channels (where it was measured faster than im2col).
+ */
+bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, bool any_width = false);
 
 /**
  * y[m, p] = act(sum_k w[m, k] * im2col(x)[k, p] + ep.row_bias[m] + ep.residual[m, p]) for one image and group:

@@ -4,12 +4,14 @@
 // An optional fourth input (ATC's fused residual Add, group 1 only) is added
 // in the same epilogue, before the activation.
 //
-// Paths: depthwise -> direct sliding-window kernel; stride 1 (1x1, 3x3, any
-// pads or dilation, 1-D or 2-D) -> direct conv reading the padded input in
-// place (conv_direct.h); everything else (strided, 3-D) -> implicit im2col
-// packed straight into the GEMM (1x1 unpadded: the plane is B as it is).
-// ACL_SIM_CONV_DIRECT=0 sends stride-1 convs to the GEMM paths too (read per
-// call, so a benchmark can time both in one process).
+// Paths: depthwise -> direct sliding-window kernel; 1-D/2-D convs whose rows
+// are wide enough (any kernel, stride, pads, dilation) -> direct conv reading
+// the padded (phase-split) input in place (conv_direct.h); the rest (small
+// planes, 3-D) -> implicit im2col packed straight into the GEMM (1x1
+// unpadded: the plane is B as it is).
+// ACL_SIM_CONV_DIRECT=0 sends them to the GEMM paths too, =all takes the direct
+// path on every plane width (read per call, so a benchmark can time both in one
+// process and the tests can reach every path).
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -27,9 +29,13 @@
 namespace acl_sim {
 namespace {
 
-bool direct_disabled() {
+enum class DirectMode { kAuto, kOff, kAll };
+
+DirectMode direct_mode() {
   const char* v = std::getenv("ACL_SIM_CONV_DIRECT");
-  return v && std::strcmp(v, "0") == 0;
+  if (v && std::strcmp(v, "0") == 0) return DirectMode::kOff;
+  if (v && std::strcmp(v, "all") == 0) return DirectMode::kAll;
+  return DirectMode::kAuto;
 }
 
 void run_conv(OpContext& ctx) {
@@ -91,7 +97,8 @@ void run_conv(OpContext& ctx) {
   for (int i = 0; i < g.nsp; ++i)
     pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1 && g.pad_begin[i] == 0 && g.pad_end[i] == 0;
 
-  const bool direct = cg > 0 && direct_conv_applies(g) && !direct_disabled();
+  const DirectMode mode = direct_mode();
+  const bool direct = cg > 0 && mode != DirectMode::kOff && direct_conv_applies(g, cg, mode == DirectMode::kAll);
   auto one = [&](int64_t n, int64_t gi, bool parallel) {
     const float* xg = X.data() + (n * C + gi * cg) * in_size;
     float* yg = Y.data() + (n * M + gi * mg) * P;

@@ -1,6 +1,6 @@
 // Packed, cache-blocked single-precision GEMM with register-tiled micro-kernels
 // (AVX-512 8x48, AVX2 6x16, portable 4x8), parallel over output tiles on
-// ThreadPool::instance(), with the bias + activation epilogue fused per tile.
+// ThreadPool::instance(), with the bias + activation epilogue fused per micro-panel.
 //
 //   C[M,N] = act(alpha * A[M,K] * B[K,N] + beta * C + bias)
 //
@@ -40,7 +40,10 @@ class BPanelSource {
    */
   virtual void pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip, int64_t last_width,
                            float* dst) const;
-  /** True when producing panels costs far more than copying (im2col): the driver then avoids re-packing B. */
+  /**
+   * True when producing panels costs far more than copying (im2col): tiles sharing a slot then split
+   * its packing strip by strip (finer pieces, better balance) rather than two strips at a time.
+   */
   virtual bool costly() const { return false; }
 };
 
@@ -49,6 +52,8 @@ class MatrixPanelSource final : public BPanelSource {
  public:
   explicit MatrixPanelSource(MatrixRef m) : m_(m) {}
   void pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const override;
+  void pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip, int64_t last_width,
+                   float* dst) const override;
 
  private:
   MatrixRef m_;

@@ -15,6 +15,15 @@ namespace {
 using simd::V16;
 using simd::V8;
 
+/**
+ * Ask for the C tile's lines now: the kernel reads and writes them only after its k loop, and by
+ * then a C tile that left the cache between K slices (tall tiles) is in L1 instead of a miss per row.
+ */
+inline void prefetch_c(const float* c, int64_t ldc, int m_valid, int width) {
+  for (int i = 0; i < m_valid; ++i)
+    for (int j = 0; j < width; j += 16) _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + j), _MM_HINT_T0);
+}
+
 // The body is a macro-free template per ISA: GCC needs the target attribute on
 // the function that holds the intrinsics, and a template cannot vary it by V.
 template <int MR, int NV, bool kDirect>
@@ -29,6 +38,7 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
   const float* rows[MR];
 #pragma GCC unroll 8
   for (int i = 0; i < MR; ++i) rows[i] = a + (kDirect ? (i < m_valid ? i : m_valid - 1) * lda : i);
+  prefetch_c(c, ldc, m_valid, NV * W);
 #pragma GCC unroll 2
   for (int64_t k = 0; k < kc; ++k) {
     __m512 bv[NV];
@@ -85,6 +95,7 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
   const float* rows[MR];
 #pragma GCC unroll 8
   for (int i = 0; i < MR; ++i) rows[i] = a + (kDirect ? (i < m_valid ? i : m_valid - 1) * lda : i);
+  prefetch_c(c, ldc, m_valid, NV * W);
 #pragma GCC unroll 2
   for (int64_t k = 0; k < kc; ++k) {
     __m256 bv[NV];

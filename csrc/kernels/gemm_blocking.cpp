@@ -1,0 +1,97 @@
+#include "kernels/gemm_blocking.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace acl_sim {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int64_t env_int(const char* name, int64_t def) {
+  const char* v = std::getenv(name);
+  if (!v) return def;
+  const int64_t x = std::atoll(v);
+  return x > 0 ? x : def;
+}
+
+int64_t l2_bytes() {
+  static const int64_t bytes = [] {
+    const long v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return v > 0 ? static_cast<int64_t>(v) : int64_t{512} << 10;
+  }();
+  return bytes;
+}
+
+/** Largest block of grid_begin's split: what the busiest tile of that dimension holds. */
+int64_t max_block(int64_t blocks, int64_t size, int64_t unit) {
+  int64_t most = 0;
+  for (int64_t b = 0; b < blocks; ++b)
+    most = std::max(most, GemmBlocking::grid_begin(b + 1, blocks, size, unit) - GemmBlocking::grid_begin(b, blocks, size, unit));
+  return most;
+}
+
+}  // namespace
+
+int64_t GemmBlocking::max_block_cols() const { return max_block(n_blocks, N, widest); }
+
+GemmBlocking choose_gemm_blocking(int64_t M, int64_t N, int64_t K, const MicroKernelSet& mk, int64_t threads) {
+  static const int64_t kc_max = env_int("ACL_SIM_GEMM_KC", 256);
+  static const int64_t mc_max = env_int("ACL_SIM_GEMM_MC", int64_t{1} << 40);
+  static const int64_t nc_env = env_int("ACL_SIM_GEMM_NC", 0);
+  GemmBlocking b;
+  b.M = M;
+  b.N = N;
+  b.mr = mk.mr;
+  b.widest = static_cast<int64_t>(mk.max_nv) * mk.lanes;
+  b.k_slices = K > 0 ? ceil_div(K, kc_max) : 0;
+  b.kc = K > 0 ? ceil_div(K, b.k_slices) : 1;
+
+  // N blocks: a kc x width slot of packed B in at most half of L2 (the rest holds C rows and A panels).
+  const int64_t w = b.widest;
+  const int64_t nc_max = nc_env ? nc_env : std::max(2 * w, l2_bytes() / 2 / (b.kc * 4) / w * w);
+  const int64_t n_units = std::max<int64_t>(1, N / w), m_units = std::max<int64_t>(1, M / b.mr);
+  const int64_t nb_min = std::min(n_units, ceil_div(N, nc_max));
+  const int64_t mb_min = std::min(m_units, ceil_div(M, mc_max));
+  b.n_blocks = nb_min;
+  b.m_blocks = mb_min;
+  const double flops = 2.0 * M * N * std::max<int64_t>(K, 1);
+  if (threads <= 1 || flops < 1e6) return b;
+
+  // Tiles wanted: one per thread for small products, several for big ones, so a pool thread
+  // descheduled by a busy host holds back a small tile, not a half.
+  const int64_t want = flops < 1e7 ? threads : (flops < 5e7 ? 2 : 4) * threads;
+  // Search the split that gives the busiest thread the least work: ceil(tiles / threads) tiles of
+  // the largest tile's rows x columns. Narrow tiles pay a little more (A is re-read per N block,
+  // the shared slot per M block). Near-ties go to the tile count closest to `want`.
+  const int64_t mb_hi = std::min(m_units, mb_min + std::min<int64_t>(8 * threads, 32));
+  const int64_t nb_hi = std::min(n_units, nb_min + std::min<int64_t>(4 * threads, 16));
+  int64_t rows_of[33];
+  for (int64_t mb = mb_min; mb <= mb_hi; ++mb) rows_of[mb - mb_min] = max_block(mb, M, b.mr);
+  double best_cost = 0;
+  int64_t best_mb = mb_min, best_nb = nb_min, best_dist = 0;
+  for (int64_t nb = nb_min; nb <= nb_hi; ++nb) {
+    const int64_t cols = max_block(nb, N, w);
+    for (int64_t mb = mb_min; mb <= mb_hi; ++mb) {
+      const int64_t rows = rows_of[mb - mb_min];
+      const int64_t tiles = mb * nb;
+      const double share = static_cast<double>(ceil_div(tiles, threads)) * rows * cols;
+      const double cost = share * (1.0 + w / (24.0 * cols) + b.mr / (8.0 * rows));
+      const int64_t dist = std::abs(tiles - want);
+      if (best_cost == 0 || cost < best_cost * 0.99 || (cost <= best_cost * 1.01 && dist < best_dist)) {
+        best_cost = best_cost == 0 ? cost : std::min(cost, best_cost);
+        best_mb = mb;
+        best_nb = nb;
+        best_dist = dist;
+      }
+    }
+  }
+  b.m_blocks = best_mb;
+  b.n_blocks = best_nb;
+  return b;
+}
+
+}  // namespace acl_sim
