@@ -235,6 +235,8 @@ DIRECT_CASES = [
     ((1, 40, 12, 12), (24, 40, 3, 3), {"pads": [0, 2, 1, 0]}),            # asymmetric pads, K > one slice
     ((2, 32, 9, 10), (20, 32, 1, 1), {}),                                 # 1x1 unpadded: output written in place
     ((1, 8, 9, 9), (9, 8, 1, 1), {"pads": [1, 1, 1, 1]}),                 # 1x1 padded
+    ((1, 16, 20, 20), (70, 16, 1, 1), {}),                                # M >= 4K: rows-outer sweep
+    ((1, 3, 40, 40), (16, 3, 1, 1), {"pads": [1, 1, 1, 1]}),
     ((1, 6, 14, 11), (7, 6, 3, 3), {"pads": [2, 2, 2, 2], "dilations": [2, 2]}),
     ((1, 6, 10, 9), (5, 6, 4, 3), {"auto_pad": "SAME_LOWER"}),            # even kernel
     ((2, 4, 37), (6, 2, 5), {"group": 2, "pads": [2, 1], "dilations": [2]}),  # 1-D, groups

@@ -136,6 +136,11 @@ aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmd
     auto d = acl_sim::require_model_desc(modelDesc);
     ACL_SIM_REQUIRE(dims != nullptr, ACL_ERROR_INVALID_PARAM, "dims is NULL");
     const acl_sim::IoDesc& io = acl_sim::io_at(*d, index, false);
+    if (d->runtime_output_dims) {  // the last execution's dims; -1 (unknown) in run-time dims before any
+      std::vector<int64_t> last;
+      acl_sim::fill_dims(dims, io.name, d->profile && d->profile->last_dims(index, last) ? last : io.dims);
+      return;
+    }
     int64_t cur = d->profile ? d->profile->current.load() : -1;
     size_t p = cur >= 0 && static_cast<size_t>(cur) < d->output_dims.size() ? static_cast<size_t>(cur)
                                                                              : d->largest_profile;

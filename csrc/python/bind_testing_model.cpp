@@ -130,6 +130,7 @@ class PyModel {
     auto out_dims = guarded([&] { return model_->output_dims(profile); });
     const ModelIO& io = model_->io();
     std::vector<void*> in_ptrs, out_ptrs;
+    std::vector<std::vector<int64_t>> actual;
     for (auto& a : arrays) in_ptrs.push_back(const_cast<void*>(a.data()));
     py::list results;
     for (size_t i = 0; i < out_dims.size(); ++i) {
@@ -141,9 +142,18 @@ class PyModel {
     {
       py::gil_scoped_release release;
       guarded([&] {
-        for (size_t r = 0; r < repeats; ++r) model_->run(profile, in_ptrs, out_ptrs);
+        for (size_t r = 0; r < repeats; ++r) model_->run(profile, in_ptrs, out_ptrs, &actual);
         return 0;
       });
+    }
+    // Run-time output dims (NonZero, ...): the data is dense at the front of the bound-sized buffer.
+    for (size_t i = 0; i < actual.size() && i < out_dims.size(); ++i) {
+      if (actual[i] == out_dims[i]) continue;
+      int64_t n = 1;
+      for (int64_t d : actual[i]) n *= d;
+      std::vector<py::ssize_t> shape(actual[i].begin(), actual[i].end());
+      py::array flat = results[i].cast<py::array>().attr("reshape")(-1);
+      results[i] = flat[py::slice(0, n, 1)].attr("reshape")(shape).attr("copy")();
     }
     return results;
   }

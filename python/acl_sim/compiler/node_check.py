@@ -19,6 +19,7 @@ from .passes.control_flow import UNROLLED_OPS
 
 # Ops ATC decomposes into kernel-library ops (passes/lowerings.py).
 LOWERED_OPS = {"QLinearMatMul", "QLinearConv", "RNN", "GRU", "LSTM", "Einsum"}
+from .passes.sequences import SEQUENCE_OPS
 from .supported_ops import FOLD_ONLY_OPS, SUPPORTED_OPS
 
 # Attribute values the compiler rejects: op -> [(attribute, default, accepted values)].
@@ -77,9 +78,22 @@ def _bad_type(type_proto) -> str | None:
         if elem == 0 or _elem_name(elem) in _SUPPORTED_ELEM_NAMES:
             return None
         return f"dtype {_type_name(type_proto)} is not supported"
-    if kind in ("sequence_type", "optional_type", "map_type", "sparse_tensor_type"):
+    if kind == "sequence_type":  # resolved at compile time (passes/sequences.py)
+        return _bad_type(type_proto.sequence_type.elem_type)
+    if kind == "optional_type":
+        return _bad_type(type_proto.optional_type.elem_type)
+    if kind in ("map_type", "sparse_tensor_type"):
         return f"{_type_name(type_proto)} values are not supported (tensors only)"
     return None
+
+
+def _bad_input_type(type_proto) -> str | None:
+    """A graph input must be a tensor: the model's dataset holds tensors."""
+    bad = _bad_type(type_proto)
+    if bad or type_proto is None or type_proto.WhichOneof("value") in ("tensor_type", None):
+        return bad
+    return (f"a {_type_name(type_proto)} graph input is not a model input; pass its elements as tensor inputs "
+            f"(acl_sim.onnx_backend does this per sequence length)")
 
 
 def describe(op: str, name: str, opset: int, dtypes: list[str], domain: str = "") -> str:
@@ -131,6 +145,8 @@ def op_problem(op: str, opset: int, seen: frozenset = frozenset(), node=None, in
         return None
     if op in LOWERED_OPS:
         return None
+    if op in SEQUENCE_OPS:
+        return _subgraph_problem(op, node, opset, seen) if node is not None and op == "SequenceMap" else None
     if op.startswith("ai.onnx.ml."):
         from .supported_ops import ML_OPS
 
@@ -205,7 +221,7 @@ def unsupported_nodes(proto) -> list[str]:
     lines = []
     for kind, values in (("input", g.input), ("output", g.output)):
         for vi in values:
-            bad = _bad_type(vi.type)
+            bad = _bad_input_type(vi.type) if kind == "input" else _bad_type(vi.type)
             if bad:
                 lines.append(f"graph {kind} '{vi.name}' ({_type_name(vi.type)}): {bad}")
     for idx, node in enumerate(g.node):

@@ -105,8 +105,11 @@ def to_onnx(om, profile: int = 0):
         t = by_index.get(("input", idx))
         if t is not None:
             inputs.append(helper.make_tensor_value_info(d["name"], onnx_type[t["dtype"]], t["shape"]))
+    def dims(t):  # a run-time dim (docs/dynamic_shapes.md) has no static size
+        return [None if s >= 0 else d for d, s in zip(t["shape"], t.get("sym", [-1] * len(t["shape"])))]
+
     outputs = [helper.make_tensor_value_info(d["name"], onnx_type[by_index[("output", idx)]["dtype"]],
-                                             by_index[("output", idx)]["shape"])
+                                             dims(by_index[("output", idx)]))
                for idx, d in enumerate(io["outputs"])]
     graph = helper.make_graph(nodes, "from_om", inputs, outputs, initializer=inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", CANONICAL_OPSET)])
