@@ -91,18 +91,12 @@ void Communicator::enqueue(aclrtStream stream, OpDesc desc) {
   ACL_SIM_REQUIRE(s->device().id() == device_id_, HCCL_E_PARA, "the stream belongs to device ", s->device().id(),
                   ", but this rank's communicator is on device ", device_id_);
   if (fault::hccl_rank_absent(rank_)) return;  // hardening tests: this rank never arrives
-  if (desc.kind != OpKind::kSend && desc.kind != OpKind::kRecv) {
-    // Counted before it is queued (it may run at once); a captured one may be replayed any number of times.
-    if (s->capture()) {
-      replayable_.store(true);
-    } else {
-      issued_.fetch_add(1);
-    }
-  }
   enqueue_on(s, std::move(desc));
 }
 
 void Communicator::enqueue_on(const std::shared_ptr<Stream>& s, OpDesc desc) {
+  const bool collective = desc.kind != OpKind::kSend && desc.kind != OpKind::kRecv;
+  const bool captured = collective && s->capture() != nullptr;
   std::shared_ptr<Communicator> self = shared_from_this();
   s->enqueue("hccl_collective", [self, desc = std::move(desc)] {
     try {
@@ -111,6 +105,7 @@ void Communicator::enqueue_on(const std::shared_ptr<Stream>& s, OpDesc desc) {
       throw Error(stream_code_for(e.code()), str(result_name(e.code()), " (", e.code(), "): ", e.what()));
     }
   });
+  if (collective) count_issued(captured);
 }
 
 Error Communicator::collective_failed(OpKind kind, int code, const std::string& why) {
@@ -142,7 +137,7 @@ LocalCommunicator::LocalCommunicator(std::shared_ptr<LocalGroup> group, uint32_t
 void LocalCommunicator::enqueue_on(const std::shared_ptr<Stream>& s, OpDesc desc) {
   if (desc.kind == OpKind::kSend || desc.kind == OpKind::kRecv) return Communicator::enqueue_on(s, std::move(desc));
   auto self = std::static_pointer_cast<LocalCommunicator>(shared_from_this());
-  s->enqueue_wait(std::make_shared<LocalArrival>(std::move(self), std::move(desc)));
+  count_issued(s->enqueue_wait(std::make_shared<LocalArrival>(std::move(self), std::move(desc))));
 }
 
 void LocalCommunicator::on_left(const std::string& why) {
