@@ -23,8 +23,8 @@ namespace {
 /** The out dtype must be the dtype argument of ReduceSum / Mean / Cumsum. */
 TensorArg out_of_dtype(const char* op, const aclTensor* out, aclDataType dtype) {
   TensorArg o = tensor_arg(out, "out");
-  ACLNN_REQUIRE(o.dtype == dtype, op, ": out has dtype ", acl_sim::acl_dtype_name(o.dtype), ", dtype asks for ",
-                acl_sim::acl_dtype_name(dtype));
+  ACLNN_REQUIRE(o.dtype == dtype, op, ": out has dtype ", acl_sim::dtype_name(o.dtype), ", dtype asks for ",
+                acl_sim::dtype_name(dtype));
   return o;
 }
 

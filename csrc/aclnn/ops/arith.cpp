@@ -12,7 +12,7 @@ bool is_comparison(const std::string& k) {
 }
 
 bool computable(int dt) {
-  return is_floating(dt) || dt == ACL_INT32 || dt == ACL_INT64 || dt == ACL_INT16 || dt == ACL_INT8 ||
+  return is_float_dtype(dt) || dt == ACL_INT32 || dt == ACL_INT64 || dt == ACL_INT16 || dt == ACL_INT8 ||
          dt == ACL_UINT8 || dt == ACL_BOOL;
 }
 
@@ -33,10 +33,10 @@ Plan plan_binary(const char* op, const char* kernel, Operand a, Operand b, doubl
   else if (!a.is_scalar) ct = promote_with_scalar(a.tensor.dtype, b.dtype);
   else ct = promote_with_scalar(b.tensor.dtype, a.dtype);
   // Integer operands with a floating result (Div, or an integer tensor written to a float out) compute in floats.
-  if (!compare && !is_floating(ct) && (is_floating(out.dtype) || k == "Div" || k == "Pow"))
-    ct = is_floating(out.dtype) ? out.dtype : ACL_FLOAT;
-  ACLNN_REQUIRE(computable(ct) && computable(out.dtype), op, ": dtype ", acl_dtype_name(ct), " -> ",
-                acl_dtype_name(out.dtype), " is not supported");
+  if (!compare && !is_float_dtype(ct) && (is_float_dtype(out.dtype) || k == "Div" || k == "Pow"))
+    ct = is_float_dtype(out.dtype) ? out.dtype : ACL_FLOAT;
+  ACLNN_REQUIRE(computable(ct) && computable(out.dtype), op, ": dtype ", dtype_name(ct), " -> ",
+                dtype_name(out.dtype), " is not supported");
   ACLNN_REQUIRE(ct != ACL_BOOL || compare, op, ": bool operands are not supported for ", kernel);
   std::vector<int64_t> shape = broadcast_shapes(op, a.shape(), b.shape());
   ACLNN_REQUIRE(broadcasts_to(shape, out.shape) && element_count(shape) == out.numel(), op, ": out has shape ",
@@ -62,8 +62,8 @@ Plan plan_clamp(const char* op, TensorArg self, const ScalarArg* lo, const Scala
   require_nd(op, self, "self");
   require_nd(op, out, "out");
   require_shape(op, out, self.shape, "out");
-  const int ct = is_floating(self.dtype) ? self.dtype : promote_with_scalar(self.dtype, lo ? lo->dtype : hi ? hi->dtype : self.dtype);
-  ACLNN_REQUIRE(computable(ct) && ct != ACL_BOOL, op, ": self dtype ", acl_dtype_name(self.dtype), " is not supported");
+  const int ct = is_float_dtype(self.dtype) ? self.dtype : promote_with_scalar(self.dtype, lo ? lo->dtype : hi ? hi->dtype : self.dtype);
+  ACLNN_REQUIRE(computable(ct) && ct != ACL_BOOL, op, ": self dtype ", dtype_name(self.dtype), " is not supported");
   bool has_lo = lo && lo->present, has_hi = hi && hi->present;
   double vlo = has_lo ? lo->value : 0, vhi = has_hi ? hi->value : 0;
   return plan_of([ct, has_lo, has_hi, vlo, vhi, self = std::move(self), out = std::move(out)] {
@@ -81,7 +81,7 @@ Plan plan_threshold(const char* op, TensorArg self, double threshold, double val
   require_nd(op, out, "out");
   require_shape(op, out, self.shape, "out");
   const int ct = self.dtype;
-  ACLNN_REQUIRE(computable(ct) && ct != ACL_BOOL, op, ": self dtype ", acl_dtype_name(ct), " is not supported");
+  ACLNN_REQUIRE(computable(ct) && ct != ACL_BOOL, op, ": self dtype ", dtype_name(ct), " is not supported");
   return plan_of([ct, threshold, value, self = std::move(self), out = std::move(out)] {
     Dense x = read_dense(self, ct);
     Dense keep(ACL_BOOL, self.shape);

@@ -38,8 +38,8 @@ Plan plan_gather(const char* op, TensorArg self, int64_t dim, TensorArg index, T
   require_nd(op, out, "out");
   require_index(op, index);
   ACLNN_REQUIRE(!index_1d || index.rank() <= 1, op, ": index must be 1-D, got ", dims_to_string(index.shape));
-  ACLNN_REQUIRE(self.dtype == out.dtype, op, ": self and out dtypes differ (", acl_dtype_name(self.dtype), ", ",
-                acl_dtype_name(out.dtype), ")");
+  ACLNN_REQUIRE(self.dtype == out.dtype, op, ": self and out dtypes differ (", dtype_name(self.dtype), ", ",
+                dtype_name(out.dtype), ")");
   const size_t d = static_cast<size_t>(normalize_dim(op, dim, self.rank()));
   std::vector<int64_t> expect(self.shape.begin(), self.shape.begin() + static_cast<std::ptrdiff_t>(d));
   expect.insert(expect.end(), index.shape.begin(), index.shape.end());
@@ -81,8 +81,8 @@ Plan plan_index_copy(const char* op, TensorArg self, int64_t dim, TensorArg inde
   require_nd(op, source, "source");
   require_index(op, index);
   ACLNN_REQUIRE(index.rank() <= 1, op, ": index must be 1-D, got ", dims_to_string(index.shape));
-  ACLNN_REQUIRE(self.dtype == source.dtype, op, ": selfRef and source dtypes differ (", acl_dtype_name(self.dtype),
-                ", ", acl_dtype_name(source.dtype), ")");
+  ACLNN_REQUIRE(self.dtype == source.dtype, op, ": selfRef and source dtypes differ (", dtype_name(self.dtype),
+                ", ", dtype_name(source.dtype), ")");
   const size_t d = static_cast<size_t>(normalize_dim(op, dim, self.rank()));
   std::vector<int64_t> expect = self.shape;
   if (!expect.empty()) expect[d] = index.numel();
