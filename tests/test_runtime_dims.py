@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from onnx import TensorProto, helper
 
-from kernel_testing import BF16, expect_error, rand, run
+from kernel_harness import BF16, expect_error, rand, run
 
 OUTPUT_NOT_MATCH, PARSE_MODEL = 100022, 100013
 

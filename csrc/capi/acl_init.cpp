@@ -31,12 +31,22 @@ aclError get_version(const char* fn, int32_t* major, int32_t* minor, int32_t* pa
 extern "C" {
 
 ACL_FUNC_VISIBILITY aclError aclInit(const char* configPath) {
-  return api_call_ungated("aclInit", [&] {
-    Runtime& rt = Runtime::get();
-    rt.on_finalize("profiling and dump", finish_init_config, Runtime::FinalizeStage::flush);
-    rt.on_finalize("thread pool", [] { ThreadPool::instance().shutdown(); }, Runtime::FinalizeStage::shutdown);
-    rt.init(configPath, apply_init_config);  // dump / profiler sections: 100006/100009/100010/148048 on a bad file
+  // A repeated aclInit keeps the first initialisation and returns ACL_ERROR_REPEAT_INITIALIZE: libraries that each
+  // call aclInit (ggml-cann, torch_npu, an application) expect it and carry on, so CANN does not log it as an
+  // error. acl_sim logs it as a WARNING (hidden at the default level 3, like CANN's own log line).
+  aclError repeated = ACL_SUCCESS;
+  aclError ret = api_call_ungated("aclInit", [&] {
+    try {
+      Runtime& rt = Runtime::get();
+      rt.on_finalize("profiling and dump", finish_init_config, Runtime::FinalizeStage::flush);
+      rt.on_finalize("thread pool", [] { ThreadPool::instance().shutdown(); }, Runtime::FinalizeStage::shutdown);
+      rt.init(configPath, apply_init_config);  // dump / profiler sections: 100006/100009/100010/148048 on a bad file
+    } catch (const Error& e) {
+      if (e.code() != ACL_ERROR_REPEAT_INITIALIZE) throw;
+      repeated = record_failure("aclInit", e.code(), e.what(), log::kWarning);
+    }
   });
+  return repeated != ACL_SUCCESS ? repeated : ret;
 }
 
 ACL_FUNC_VISIBILITY aclError aclFinalize(void) {

@@ -44,7 +44,7 @@ aclError get_dims(const char* fn, const aclmdlDesc* handle, size_t index, aclmdl
 
 std::vector<char> read_file(const char* path) {
   std::ifstream in(path, std::ios::binary);
-  ACL_SIM_REQUIRE(in.good(), kGeModelPathInvalid, "cannot open model file '", path, "'");
+  ACL_SIM_REQUIRE(in.good(), ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID, "cannot open model file '", path, "'");
   return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 

@@ -73,7 +73,7 @@ uint32_t ModelTable::add(std::shared_ptr<LoadedModel> m) {
 std::shared_ptr<LoadedModel> ModelTable::require(uint32_t id) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = models_.find(id);
-  ACL_SIM_REQUIRE(it != models_.end(), kGeModelIdInvalid, "model id ", id,
+  ACL_SIM_REQUIRE(it != models_.end(), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, "model id ", id,
                   " is not loaded (never loaded, or already unloaded)");
   return it->second;
 }
@@ -81,7 +81,7 @@ std::shared_ptr<LoadedModel> ModelTable::require(uint32_t id) const {
 std::shared_ptr<LoadedModel> ModelTable::remove(uint32_t id) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = models_.find(id);
-  ACL_SIM_REQUIRE(it != models_.end(), kGeModelIdInvalid, "model id ", id,
+  ACL_SIM_REQUIRE(it != models_.end(), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, "model id ", id,
                   " is not loaded (never loaded, or already unloaded)");
   auto m = std::move(it->second);
   models_.erase(it);

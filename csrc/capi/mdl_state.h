@@ -18,13 +18,6 @@ namespace acl_sim {
 
 class Device;
 
-// GE codes that aclmdl passes through unchanged, as CANN does (ge_error_codes.h values).
-constexpr int kGeParamInvalid = 145000;
-constexpr int kGeModelPathInvalid = 145002;
-constexpr int kGeModelIdInvalid = 145003;
-constexpr int kGeDataSizeInvalid = 145006;
-constexpr int kGeDynamicBatchSizeInvalid = 145013;
-
 /** The profile a dynamic model last ran or was set to; shared by the model and the descs taken from it. */
 struct ProfileState {
   std::atomic<int64_t> current{-1};  // -1: none chosen yet (cur output dims = largest profile)

@@ -31,7 +31,7 @@ namespace {
 
 constexpr int kMaxDims = 128;
 
-bool known_dtype(int dt) { return dt == ACL_STRING || acl_sim::acl_dtype_bytes(dt) != 0 || dt == ACL_INT4 || dt == ACL_UINT1; }
+bool known_dtype(int dt) { return dt != ACL_DT_UNDEFINED && acl_sim::find_dtype(dt) != nullptr; }
 
 }  // namespace
 
@@ -74,7 +74,7 @@ aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc) {
 size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
   return api_value<size_t>("aclGetTensorDescSize", 0, [&] {
     auto d = acl_sim::require_tensor_desc(desc, "desc");
-    return static_cast<size_t>(acl_sim::element_count(d->dims)) * acl_sim::acl_dtype_bytes(d->dtype);
+    return static_cast<size_t>(acl_sim::element_count(d->dims)) * acl_sim::dtype_size(d->dtype);
   });
 }
 

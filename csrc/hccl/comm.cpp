@@ -1,7 +1,7 @@
 #include "hccl/comm.h"
 
-#include "acl/error_codes/rt_error_codes.h"
 #include "common/error.h"
+#include "common/error_codes.h"
 #include "common/fault_injection.h"
 #include "common/log.h"
 #include "hccl/algorithms/collective.h"
@@ -15,21 +15,11 @@
 namespace acl_sim::hccl {
 namespace {
 
-// The code a failed collective leaves in its stream (aclrtSynchronizeStream returns it): a timeout
-// reads as the stream sync timeout, anything else as an internal runtime error. The HcclResult itself
-// is available from HcclGetCommAsyncError and in the message.
-int stream_code_for(int hccl_code) {
-  return hccl_code == HCCL_E_TIMEOUT ? ACL_ERROR_RT_STREAM_SYNC_TIMEOUT : ACL_ERROR_RT_DRV_INTERNAL_ERROR;
-}
-
+// A failed collective leaves stream_code_of_hccl(code) in its stream; the HcclResult itself is
+// available from HcclGetCommAsyncError and, by name, in the message.
 const char* result_name(int code) {
-  switch (code) {
-    case HCCL_E_PARA: return "HCCL_E_PARA";
-    case HCCL_E_TIMEOUT: return "HCCL_E_TIMEOUT";
-    case HCCL_E_REMOTE: return "HCCL_E_REMOTE";
-    case HCCL_E_NOT_SUPPORT: return "HCCL_E_NOT_SUPPORT";
-    default: return "HCCL_E_INTERNAL";
-  }
+  const char* name = error_code_name(code);
+  return name ? name : "HCCL_E_INTERNAL";
 }
 
 }  // namespace
@@ -102,7 +92,7 @@ void Communicator::enqueue_on(const std::shared_ptr<Stream>& s, OpDesc desc) {
     try {
       self->execute(desc);
     } catch (const Error& e) {
-      throw Error(stream_code_for(e.code()), str(result_name(e.code()), " (", e.code(), "): ", e.what()));
+      throw Error(stream_code_of_hccl(e.code()), str(result_name(e.code()), " (", e.code(), "): ", e.what()));
     }
   });
   if (collective) count_issued(captured);
@@ -112,7 +102,7 @@ Error Communicator::collective_failed(OpKind kind, int code, const std::string& 
   const std::string msg = str(kind_name(kind), " on rank ", rank_, ": ", why);
   record_failure(code, msg);
   ACL_SIM_LOG_ERROR("HCCL", msg);
-  return Error(stream_code_for(code), str(result_name(code), " (", code, "): ", msg));
+  return Error(stream_code_of_hccl(code), str(result_name(code), " (", code, "): ", msg));
 }
 
 void Communicator::execute(const OpDesc& desc) {

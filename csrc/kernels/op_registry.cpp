@@ -14,8 +14,7 @@
 
 #include "acl/acl_base.h"
 #include "common/error.h"
-
-#define ACL_SIM_EXPORT __attribute__((visibility("default")))
+#include "common/export.h"
 
 namespace acl_sim {
 namespace {
@@ -37,16 +36,6 @@ Registry& registry() {
 
 }  // namespace
 
-ACL_SIM_EXPORT size_t dtype_size(int dtype) {
-  switch (dtype) {
-    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: case ACL_COMPLEX32: return 4;
-    case ACL_FLOAT16: case ACL_INT16: case ACL_UINT16: case ACL_BF16: return 2;
-    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
-    case ACL_FLOAT8_E5M2: case ACL_FLOAT8_E4M3FN: case ACL_FLOAT8_E8M0: return 1;
-    case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: case ACL_COMPLEX64: return 8;
-    case ACL_COMPLEX128: return 16;
-    default: return 0;  // sub-byte and string types have no fixed element size
-  }
 }
 
 ACL_SIM_EXPORT void register_op(const std::string& op_type, OpFn fn) {

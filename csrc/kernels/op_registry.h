@@ -12,12 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "common/dtype.h"  // dtype_size, dtype_name: the vocabulary of TensorView::dtype
 #include "kernels/op_context.h"  // OpContext, TensorView, Attrs: the vocabulary an OpFn takes
 
 namespace acl_sim {
-
-/** Bytes per element of an aclDataType number; 0 if unsupported. */
-size_t dtype_size(int dtype);
 
 /** Throws acl_sim::Error (ACL_ERROR_OP_* codes) on unsupported dtypes/shapes/attrs. */
 using OpFn = void (*)(OpContext& ctx);

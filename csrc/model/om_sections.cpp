@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "acl/acl_base.h"
+#include "common/dtype.h"
 #include "common/error.h"
 #include "common/json.h"
 #include "model/om_reader.h"
@@ -56,9 +57,10 @@ uint64_t byte_size(const std::vector<int64_t>& shape, int dtype, const std::stri
 }
 
 int dtype_by_name(const std::string& name, const std::string& where) {
-  if (name == "float32") return ACL_FLOAT;
-  if (name == "float16") return ACL_FLOAT16;
-  fail(kBad, where, ": AIPP source dtype \"", name, "\" is not float32/float16");
+  const int dtype = dtype_from_name(name);
+  ACL_SIM_REQUIRE(dtype == ACL_FLOAT || dtype == ACL_FLOAT16, kBad, where, ": AIPP source dtype \"", name,
+                  "\" is not float32/float16");
+  return dtype;
 }
 
 AippInfo read_aipp(const json::Value& v, const std::string& where) {

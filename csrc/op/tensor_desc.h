@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "acl/acl_base.h"
+#include "common/dtype.h"
 #include "common/handle_table.h"
 #include "common/shape.h"  // element_count, dims_to_string
 
@@ -22,9 +23,5 @@ struct aclTensorDesc {
 
 namespace acl_sim {
 
-/** Bytes per element of an aclDataType (0 for unknown and sub-byte types). */
-size_t acl_dtype_bytes(int dtype);
-/** Human-readable dtype name for messages ("float32", "int64", ...). */
-const char* acl_dtype_name(int dtype);
 
 }  // namespace acl_sim

@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "model/model.h"
 #include "python/bindings.h"
+#include "python/numpy_dtype.h"
 
 namespace acl_sim::py_bind {
 namespace {
@@ -37,25 +38,6 @@ auto guarded(F&& f) -> decltype(f()) {
   } catch (const Error& e) {
     raise_model_error(e);
   }
-}
-
-py::dtype numpy_dtype(int acl) {
-  switch (acl) {
-    case 0: return py::dtype("float32");
-    case 1: return py::dtype("float16");
-    case 2: return py::dtype("int8");
-    case 3: return py::dtype("int32");
-    case 4: return py::dtype("uint8");
-    case 6: return py::dtype("int16");
-    case 7: return py::dtype("uint16");
-    case 8: return py::dtype("uint32");
-    case 9: return py::dtype("int64");
-    case 10: return py::dtype("uint64");
-    case 11: return py::dtype("float64");
-    case 12: return py::dtype("bool");
-    case 27: return py::dtype("uint16");  // bfloat16 bits
-  }
-  throw py::value_error("testing_model: unsupported aclDataType " + std::to_string(acl));
 }
 
 py::dict io_dict(const IoDesc& d) {
@@ -113,7 +95,7 @@ class PyModel {
         std::memcpy(mb.mutable_data(), vals.data(), vals.size() * sizeof(int64_t));
         a = mb;
       }
-      py::dtype want = numpy_dtype(io.inputs[i].dtype);
+      py::dtype want = numpy_dtype_of(io.inputs[i].dtype, "testing_model", Bf16As::kBits);
       if (!a.dtype().is(want) && a.dtype().num() != want.num())
         throw py::type_error("testing_model: input " + std::to_string(i) + " must have dtype " +
                              py::str(want).cast<std::string>() + ", got " + py::str(a.dtype()).cast<std::string>());
@@ -135,7 +117,7 @@ class PyModel {
     py::list results;
     for (size_t i = 0; i < out_dims.size(); ++i) {
       std::vector<py::ssize_t> shape(out_dims[i].begin(), out_dims[i].end());
-      py::array out(numpy_dtype(io.outputs[i].dtype), shape);
+      py::array out(numpy_dtype_of(io.outputs[i].dtype, "testing_model", Bf16As::kBits), shape);
       out_ptrs.push_back(out.mutable_data());
       results.append(out);
     }

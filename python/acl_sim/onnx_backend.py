@@ -21,8 +21,8 @@ import numpy as np
 import onnx
 from onnx.backend.base import Backend, BackendRep, namedtupledict
 
-_NUMPY_OF_ACL = {0: np.float32, 1: np.float16, 2: np.int8, 3: np.int32, 4: np.uint8, 6: np.int16, 7: np.uint16,
-                 8: np.uint32, 9: np.int64, 10: np.uint64, 11: np.float64, 12: np.bool_}
+from . import dtypes
+
 _H2D, _D2H = 1, 2
 _DEVICE_ID = 0
 _init_lock = threading.Lock()
@@ -107,7 +107,7 @@ class AclSimRep(BackendRep):
         for i, name in enumerate(self.input_names):
             if name not in feeds:
                 raise ValueError(f"missing input '{name}'")
-            dtype = _NUMPY_OF_ACL[acl.mdl.get_input_data_type(self.desc, i)]
+            dtype = dtypes.to_numpy(acl.mdl.get_input_data_type(self.desc, i))
             array = np.ascontiguousarray(np.asarray(feeds[name]), dtype=dtype)
             capacity = acl.mdl.get_input_size_by_index(self.desc, i)
             if array.nbytes > capacity:
@@ -120,7 +120,7 @@ class AclSimRep(BackendRep):
         for i in range(len(self.output_names)):
             dims, ret = acl.mdl.get_cur_output_dims(self.desc, i)
             _check(ret, "acl.mdl.get_cur_output_dims")
-            out = np.empty(dims["dims"], dtype=_NUMPY_OF_ACL[acl.mdl.get_output_data_type(self.desc, i)])
+            out = np.empty(dims["dims"], dtype=dtypes.to_numpy(acl.mdl.get_output_data_type(self.desc, i)))
             if out.nbytes:
                 _check(acl.rt.memcpy(out.ctypes.data, out.nbytes, self._out_ptrs[i], out.nbytes, _D2H),
                        "acl.rt.memcpy")

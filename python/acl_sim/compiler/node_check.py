@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
+
 from .passes.control_flow import UNROLLED_OPS
 
 # Ops ATC decomposes into kernel-library ops (passes/lowerings.py).
@@ -30,9 +32,8 @@ UNSUPPORTED_ATTRS = {
     "LSTM": [("layout", 0, {0}), ("input_forget", 0, {0})],
 }
 
-# ONNX element types with an aclDataType (om_writer.ACL_DTYPES) the kernels move.
-_SUPPORTED_ELEM_NAMES = {"FLOAT", "FLOAT16", "BFLOAT16", "DOUBLE", "INT8", "UINT8", "INT16", "UINT16", "INT32",
-                         "UINT32", "INT64", "UINT64", "BOOL"}
+# ONNX element types with an aclDataType the kernels move (the computed rows of acl_sim.dtypes).
+_SUPPORTED_ELEMS = {d.onnx for d in dtypes.TABLE if d.computed}
 
 
 def _elem_name(elem: int) -> str:
@@ -54,7 +55,7 @@ def _type_name(type_proto) -> str:
         if elem == 0:
             return "-"
         name = _elem_name(elem)
-        if name in _SUPPORTED_ELEM_NAMES:
+        if elem in _SUPPORTED_ELEMS:
             from onnx import helper
 
             return np.dtype(helper.tensor_dtype_to_np_dtype(elem)).name
@@ -75,7 +76,7 @@ def _bad_type(type_proto) -> str | None:
     kind = type_proto.WhichOneof("value")
     if kind == "tensor_type":
         elem = type_proto.tensor_type.elem_type
-        if elem == 0 or _elem_name(elem) in _SUPPORTED_ELEM_NAMES:
+        if elem == 0 or elem in _SUPPORTED_ELEMS:
             return None
         return f"dtype {_type_name(type_proto)} is not supported"
     if kind == "sequence_type":  # resolved at compile time (passes/sequences.py)

@@ -14,12 +14,15 @@ from ..ir import Graph, Node
 
 # Ops with side effects or randomness, or that must stay visible, are never folded.
 NEVER_FOLD = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial",
-              "If", "Loop", "Scan", "Dropout"}
+              "If", "Loop", "Scan", "Dropout",
+              "TreeEnsemble"}  # the lowered ai.onnx.ml op: no default-domain reference to fold it with
 
 
 def foldable(g: Graph, node: Node) -> bool:
     from .sequences import SEQUENCE_OPS, is_value
 
+    if node.op.startswith("ai.onnx.ml."):
+        return False  # ai.onnx.ml: lowered first (passes/lowerings.py), then folded
     if node.op in NEVER_FOLD or node.op in SEQUENCE_OPS or any(is_value(g, i) for i in node.inputs):
         return False  # sequence values are resolved by passes/sequences.py, not evaluated
     if node.op in ("Shape", "Size"):
