@@ -9,7 +9,7 @@
 #include "common/fp16.h"
 #include "op/tensor_desc.h"
 #include "runtime/runtime.h"
-#include "kernels/op_registry.h"  // dtype_size
+#include "kernels/op_registry.h"
 
 namespace acl_sim::aclnn {
 

@@ -36,8 +36,6 @@ Registry& registry() {
 
 }  // namespace
 
-}
-
 ACL_SIM_EXPORT void register_op(const std::string& op_type, OpFn fn) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);

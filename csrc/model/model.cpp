@@ -9,12 +9,12 @@
 #include <mutex>
 
 #include "acl/acl_base.h"
+#include "common/dtype.h"
 #include "common/error.h"
 #include "model/graph_executor.h"
 #include "model/model_memory.h"
 #include "model/om_reader.h"
 #include "runtime/device.h"
-#include "kernels/op_registry.h"  // dtype_size
 
 namespace acl_sim {
 

@@ -11,7 +11,7 @@
 #include "common/json.h"
 #include "model/om_reader.h"
 #include "model/om_reader_internal.h"
-#include "kernels/op_registry.h"  // dtype_size
+#include "kernels/op_registry.h"
 #include "kernels/op_shape_traits.h"
 
 namespace acl_sim {

@@ -8,12 +8,12 @@
 #include <mutex>
 #include <string>
 
+#include "common/dtype.h"
 #include "common/json.h"
 #include "model/model.h"
 #include "prof/dump.h"
 #include "prof/dump_writer.h"
 #include "prof/profiler.h"
-#include "kernels/op_registry.h"  // dtype_size
 
 namespace acl_sim::prof {
 namespace {

@@ -5,7 +5,6 @@
 #include "common/dtype.h"
 #include "common/error.h"
 #include "prof/dump_writer.h"
-#include "kernels/op_registry.h"  // dtype_size
 
 namespace acl_sim::dump {
 
