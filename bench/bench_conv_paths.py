@@ -5,7 +5,8 @@ public path (bench_models.AclModel: atc, load, memcpy + execute + memcpy).
     PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_conv_paths.py [--models resnet50,vgg19]
 
 Timing: wall clock, all cores on every side, the three calls rotated each round (so background load
-hits all alike), medians of the per-round ratios (lower is better). ACL_SIM_CONV_DIRECT is read by the
+hits all alike), medians of the per-round ratios (lower is better). --cpu-time: the single-thread
+diagnostic of bench_timing (one thread each side, thread CPU time), steadier on a loaded host. ACL_SIM_CONV_DIRECT is read by the
 Conv kernel on every call, so one loaded model serves both acl_sim sides.
 """
 from __future__ import annotations
@@ -13,8 +14,8 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import time
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -49,9 +50,9 @@ def run(acl, name: str, seconds: float) -> list:
         start, rounds = time.perf_counter(), 0
         while rounds < 3 or (time.perf_counter() - start < seconds and rounds < 200):
             for f in fns[rounds % 3:] + fns[:rounds % 3]:
-                t0 = time.perf_counter()
+                t0 = bt._clock()
                 f()
-                times[f].append(time.perf_counter() - t0)
+                times[f].append(bt._clock() - t0)
             rounds += 1
     finally:
         os.environ.pop("ACL_SIM_CONV_DIRECT", None)
@@ -68,7 +69,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default="resnet50,densenet121,vgg19,ppocr_det,ppocr_rec,ppocr_cls")
     ap.add_argument("--seconds", type=float, default=10.0, help="timing budget per model (at least 3 rounds)")
+    bt.add_cpu_time_option(ap)
     args = ap.parse_args()
+    bt.apply_cpu_time_option(args)
     import acl
 
     acl.init()

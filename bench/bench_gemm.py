@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_timing as bt  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
-from kernel_ref import run_op  # noqa: E402
+from kernel_harness import run_op  # noqa: E402
 
 # (M, K, N, what)
 SHAPES = [(1024, 1024, 1024, "square"), (512, 512, 512, "square"),

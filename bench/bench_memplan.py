@@ -23,7 +23,7 @@ import models  # noqa: E402
 from acl_sim.compiler import compile_model  # noqa: E402
 from acl_sim.compiler.memory_plan import Buffer, greedy_by_size, lower_bound  # noqa: E402
 
-# Pisarchyk & Lee 2020, (first, last, size) of the 8-tensor example (hardware_and_algorithms.md §3.2).
+# Pisarchyk & Lee 2020, (first, last, size) of the 8-tensor example.
 PAPER_EXAMPLE = [(0, 1, 32), (1, 4, 28), (2, 5, 36), (3, 5, 16), (4, 5, 8), (5, 7, 64), (6, 8, 10), (7, 8, 40)]
 
 

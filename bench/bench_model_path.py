@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
 
 import bench_models as bm  # noqa: E402
 import bench_timing as bt  # noqa: E402
-from kernel_ref import run_op  # noqa: E402
+from kernel_harness import run_op  # noqa: E402
 
 CASES = [
     ("Conv 3x3 64->64 56x56", "conv3x3_64", "Conv", {"pads": [1, 1, 1, 1]}),

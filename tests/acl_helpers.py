@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from acl_sim import dtypes
+
 H2D, D2H = 1, 2
 ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT64, ACL_BOOL = 0, 1, 3, 9, 12
 ACL_FORMAT_NCHW, ACL_FORMAT_ND = 0, 2
-ACL_DTYPES = {np.dtype(np.float32): 0, np.dtype(np.float16): 1, np.dtype(np.int8): 2, np.dtype(np.int32): 3,
-              np.dtype(np.uint8): 4, np.dtype(np.int64): 9, np.dtype(np.float64): 11, np.dtype(np.bool_): 12}
 
 
 def to_device(acl, array: np.ndarray) -> tuple[int, int]:
@@ -36,7 +36,7 @@ class OpRunner:
         self._frees = []
 
     def desc(self, dtype, shape, fmt=ACL_FORMAT_ND):
-        d = self.acl.create_tensor_desc(ACL_DTYPES[np.dtype(dtype)], list(shape), fmt)
+        d = self.acl.create_tensor_desc(dtypes.from_numpy(dtype), list(shape), fmt)
         assert d != 0
         self._frees.append(("desc", d))
         return d

@@ -10,9 +10,9 @@ import ctypes as C
 
 import numpy as np
 
-ACL_DT = {np.dtype(np.float32): 0, np.dtype(np.float16): 1, np.dtype(np.int8): 2, np.dtype(np.int32): 3,
-          np.dtype(np.uint8): 4, np.dtype(np.int16): 6, np.dtype(np.int64): 9, np.dtype(np.float64): 11,
-          np.dtype(np.bool_): 12}
+from acl_sim import dtypes
+
+ACL_DT = dtypes.ACL_OF_NUMPY  # NumPy dtype -> aclDataType
 ACL_BF16, ACL_INT4 = 27, 29
 ND, NZ = 2, 29
 

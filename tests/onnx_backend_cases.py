@@ -102,9 +102,13 @@ def run_case(case, backend):
 
 
 def _reason(exc: BaseException) -> str:
-    text = f"{type(exc).__name__}: {exc}".strip().splitlines()
-    line = text[0] if text else type(exc).__name__
-    return line[:200]
+    """The failure in one line: the exception's first line, or for a bare assertion (NumPy's
+    assert_allclose starts with an empty line) its first lines that say what differs."""
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    head = f"{type(exc).__name__}: {lines[0] if lines else ''}".strip()
+    if isinstance(exc, AssertionError) and str(exc).startswith("\n") and lines:
+        head = f"{type(exc).__name__}: " + "; ".join(lines[:4])
+    return head[:200]
 
 
 def measure(backend, cases, label):

@@ -5,7 +5,7 @@ import ctypes as C
 import numpy as np
 import pytest
 
-from aclnn_ctypes import ACL_DT, Aclnn
+from aclnn_ctypes import Aclnn
 
 rng = np.random.default_rng(7)
 

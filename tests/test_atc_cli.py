@@ -70,9 +70,10 @@ def test_compile_cache(tmp_path, tiny, monkeypatch):
 
 def _unsupported_model(tmp_path):
     nodes = [helper.make_node("Relu", ["x"], ["r"]),
-             helper.make_node("NonMaxSuppression", ["r", "s"], ["y"], name="nms_1")]
-    model = make_model(nodes, [("x", [1, 4, 4]), ("s", [1, 1, 4])], [("y", None)], opset=13)
-    path = tmp_path / "nms.onnx"
+             helper.make_node("RoiAlign", ["r", "s", "bi"], ["y"], name="roi_1")]
+    model = make_model(nodes, [("x", [1, 1, 4, 4]), ("s", [1, 4])], [("y", None)],
+                       {"bi": np.zeros(1, np.int64)}, opset=13)
+    path = tmp_path / "roi.onnx"
     path.write_bytes(model.SerializeToString())
     return str(path)
 
@@ -100,7 +101,7 @@ ERRORS = [
                    "--precision_mode=allow_mix_precision"], "--modify_mixlist file not found"),
     (lambda t, m: [f"--model={m}", "--input_shape=x:1,2,4,4", "--bogus=1"], "unknown option --bogus"),
     (lambda t, m: [f"--model={_unsupported_model(t)}"],
-     "node 'nms_1' (NonMaxSuppression, opset 13, dtypes float32/float32): op is not supported"),
+     "node 'roi_1' (RoiAlign, opset 13, dtypes float32/float32/int64): op is not supported"),
 ]
 
 
@@ -130,7 +131,7 @@ def test_garbage_model_and_missing_soc(tmp_path, capsys):
 
 
 def test_python_api_errors_are_compile_errors(tmp_path):
-    with pytest.raises(CompileError, match=r"node 'nms_1' \(NonMaxSuppression, opset 13"):
+    with pytest.raises(CompileError, match=r"node 'roi_1' \(RoiAlign, opset 13"):
         compile_model(_unsupported_model(tmp_path), str(tmp_path / "x"), cache=False)
 
 
@@ -138,13 +139,14 @@ def _many_unsupported_model(tmp_path):
     """Four nodes ATC cannot compile, each for another reason, around supported ones."""
     nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu"),
              helper.make_node("LSTM", ["q", "W", "R"], ["z"], name="lstm_l1", hidden_size=2, layout=1),
-             helper.make_node("NonMaxSuppression", ["bx", "s"], ["n"], name="nms"),
+             helper.make_node("RoiAlign", ["x", "s", "bi"], ["n"], name="roi"),
              helper.make_node("LinearRegressor", ["r"], ["b"], name="bin", domain="ai.onnx.ml"),
              helper.make_node("Cast", ["r"], ["c"], name="to_string", to=8),
              helper.make_node("Sigmoid", ["r"], ["y"], name="sig")]
-    model = make_model(nodes, [("x", [1, 1, 4, 4]), ("q", [2, 3, 4]), ("bx", [1, 4, 4]), ("s", [1, 1, 4])],
+    model = make_model(nodes, [("x", [1, 1, 4, 4]), ("q", [2, 3, 4]), ("s", [1, 4])],
                        [("y", None), ("z", None), ("n", None), ("b", None)],
-                       {"W": np.zeros((1, 8, 4), np.float32), "R": np.zeros((1, 8, 2), np.float32)}, opset=19)
+                       {"W": np.zeros((1, 8, 4), np.float32), "R": np.zeros((1, 8, 2), np.float32),
+                        "bi": np.zeros(1, np.int64)}, opset=19)
     model.opset_import.append(helper.make_opsetid("ai.onnx.ml", 3))
     path = tmp_path / "many.onnx"
     path.write_bytes(model.SerializeToString())
@@ -168,7 +170,7 @@ def test_check_lists_every_unsupported_node_without_compiling(tmp_path, capsys, 
     assert rc == 1
     assert out == [
         "[ERROR] node 'lstm_l1' (LSTM, opset 19, dtypes float32/float32/float32): attribute layout=1 is not supported",
-        "[ERROR] node 'nms' (NonMaxSuppression, opset 19, dtypes float32/float32): op is not supported",
+        "[ERROR] node 'roi' (RoiAlign, opset 19, dtypes float32/float32/int64): op is not supported",
         "[ERROR] node 'bin' (ai.onnx.ml.LinearRegressor, opset 3, dtypes float32): op is not supported "
         "(ai.onnx.ml supports ArrayFeatureExtractor, Binarizer, TreeEnsemble)",
         "[ERROR] node 'to_string' (Cast, opset 19, dtypes float32): dtype string is not supported",
@@ -186,7 +188,7 @@ def test_check_lists_every_unsupported_node_without_compiling(tmp_path, capsys, 
     from acl_sim.compiler.node_check import op_problem
 
     assert op_problem("Swish", 24) is None
-    assert op_problem("Unique", 21) == "op is not supported"
+    assert op_problem("RoiAlign", 21) == "op is not supported"
     # a function whose body ATC can resolve passes (LinearAttention's body is a Scan, unrolled);
     # one whose body uses an op ATC lacks is named with that op
     nodes = [helper.make_node("LinearAttention", ["q", "k", "v"], ["o"], name="la", q_num_heads=2, kv_num_heads=2)]

@@ -83,16 +83,21 @@ def test_if_with_a_constant_condition_inlines_the_branch(tmp_path):
     assert [n["op"] for n in read_om(report["om_path"]).profile(0)["nodes"]] == ["Relu"]
 
 
-def test_if_with_a_data_condition_is_a_one_line_error(tmp_path):
-    with pytest.raises(CompileError, match=r"node 'branch' \(If, opset 13\): the condition is not a compile-time "
-                                           r"constant"):
-        compile_model(_if_model(False), str(tmp_path / "if"), cache=False)
+def test_if_with_a_data_condition_runs_both_branches_and_selects(tmp_path):
+    model = _if_model(False)
+    x = np.random.default_rng(33).standard_normal((2, 3)).astype(np.float32)
+    (got,) = _run_backend(model, {"x": x, "c": np.array(True)})
+    np.testing.assert_array_equal(got, np.maximum(x, 0))
+    (got,) = _run_backend(model, {"x": x, "c": np.array(False)})
+    np.testing.assert_array_equal(got, -x)
+    report = compile_model(model, str(tmp_path / "if"), cache=False)
+    assert sorted(n["op"] for n in read_om(report["om_path"]).profile(0)["nodes"]) == ["Neg", "Relu", "Where"]
 
 
 def test_check_reports_unsupported_ops_inside_subgraphs(tmp_path, capsys):
     from acl_sim.compiler.cli import main
 
-    body = helper.make_graph([helper.make_node("Unique", ["x_t"], ["nz"]),
+    body = helper.make_graph([helper.make_node("RoiAlign", ["x_t", "x_t", "x_t"], ["nz"]),
                               helper.make_node("Identity", ["s"], ["s_out"])], "body",
                              [helper.make_tensor_value_info("s", TensorProto.FLOAT, [1]),
                               helper.make_tensor_value_info("x_t", TensorProto.FLOAT, [2])],
@@ -107,9 +112,9 @@ def test_check_reports_unsupported_ops_inside_subgraphs(tmp_path, capsys):
     assert main(["--check", f"--model={path}"]) == 1
     out = capsys.readouterr().out
     assert "node 'scan' (Scan, opset 16, dtypes float32/float32): op is not supported " \
-           "(its body subgraph uses Unique)" in out
+           "(its body subgraph uses RoiAlign)" in out
     assert "node 'loop' (Loop, opset 16, dtypes int64/bool): op is not supported " \
-           "(its body subgraph uses Unique)" in out
+           "(its body subgraph uses RoiAlign)" in out
 
 
 def _loop_model(cond_from_data: bool):

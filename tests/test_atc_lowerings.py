@@ -277,3 +277,22 @@ def test_ml_tree_ensemble_post_transform_refused(tmp_path):
                       [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [2, 1])])
     with pytest.raises(CompileError, match="post_transform=2 is not supported"):
         compile_model(model, str(tmp_path / "forest"), cache=False)
+
+
+def test_ml_tree_ensemble_on_a_constant_input_runs_on_the_device():
+    from onnx import numpy_helper
+
+    a, _ = _random_forest(np.random.default_rng(47), 2, 2, trees=2, depth=2)
+    a = {k: v for k, v in a.items()}
+    a["nodes_modes"] = numpy_helper.from_array(np.array([m if m != 6 else 0 for m in a["nodes_modes"]], np.uint8))
+    a["nodes_splits"] = numpy_helper.from_array(np.array(a["nodes_splits"], np.float32))
+    a["leaf_weights"] = numpy_helper.from_array(np.array(a["leaf_weights"], np.float32))
+    node = helper.make_node("TreeEnsemble", ["C"], ["T"], domain="ai.onnx.ml", n_targets=2, **a)
+    add = helper.make_node("Add", ["T", "X"], ["Y"])
+    c = np.random.default_rng(48).uniform(-1, 1, (3, 2)).astype(np.float32)
+    graph = helper.make_graph([node, add], "forest_c", [helper.make_tensor_value_info("X", TensorProto.FLOAT, [3, 2])],
+                              [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [3, 2])],
+                              initializer=[numpy_helper.from_array(c, "C")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21), helper.make_opsetid("ai.onnx.ml", 5)])
+    model.ir_version = 10
+    _compare(model, {"X": np.ones((3, 2), np.float32)}, rtol=1e-6, atol=1e-6)

@@ -6,7 +6,8 @@ from onnx import helper
 from acl_sim.compiler.memory_plan import Buffer, greedy_by_size, improve, lower_bound
 from atc_util import compile_and_compare, make_model
 
-# (first, last, size) from Pisarchyk & Lee 2020 (hardware_and_algorithms.md §3.2).
+# (first, last, size) of the 8-tensor example in Pisarchyk & Lee 2020, "Efficient Memory Management for
+# Deep Neural Net Inference".
 PAPER_EXAMPLE = [(0, 1, 32), (1, 4, 28), (2, 5, 36), (3, 5, 16), (4, 5, 8), (5, 7, 64), (6, 8, 10), (7, 8, 40)]
 
 

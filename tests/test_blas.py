@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 
 from acl_helpers import from_device, to_device
-from acl_sim import constants as C
+from acl_sim import constants as C, dtypes
 
 N, T, NZ, NZ_T = C.ACL_TRANS_N, C.ACL_TRANS_T, C.ACL_TRANS_NZ, C.ACL_TRANS_NZ_T
 HIGH = C.ACL_COMPUTE_HIGH_PRECISION
 F16, F32, I8, I32 = C.ACL_FLOAT16, C.ACL_FLOAT, C.ACL_INT8, C.ACL_INT32
-NP = {F16: np.float16, F32: np.float32, I8: np.int8, I32: np.int32}
+NP = {value: dt.type for value, dt in dtypes.NUMPY_OF_ACL.items()}  # scalar types: NP[dt](1.5)
 
 
 class Dev:

@@ -6,7 +6,7 @@ from onnx import helper
 
 from acl_sim import _core
 from atc_util import compile_and_compare, make_model, ops_of, ort_run, pass_stats
-from kernel_ref import assert_close, conv_ref, rand, run_op
+from kernel_harness import assert_close_accum, conv_ref, randn, run_op
 
 
 @pytest.mark.parametrize("xs,ws,attrs", [
@@ -17,38 +17,38 @@ from kernel_ref import assert_close, conv_ref, rand, run_op
 @pytest.mark.parametrize("act", [None, "Relu"])
 def test_conv_residual_epilogue(xs, ws, attrs, act):
     rng = np.random.default_rng(3)
-    x, w, b = rand(rng, xs), rand(rng, ws), rand(rng, (ws[0],))
+    x, w, b = randn(rng, xs), randn(rng, ws), randn(rng, (ws[0],))
     plain = conv_ref(x, w, b, **attrs)
-    r = rand(rng, plain.shape)
+    r = randn(rng, plain.shape)
     want = plain + r
     a = dict(attrs)
     if act:
         a["activation"] = act
         want = np.maximum(want, 0)
     (y,) = run_op("Conv", [x, w, b, r], [plain.shape], [np.float32], a)
-    assert_close(y, want, np.float32, int(np.prod(ws[1:])))
+    assert_close_accum(y, want, np.float32, int(np.prod(ws[1:])))
     (y,) = run_op("Conv", [x, w, None, r], [plain.shape], [np.float32], a)  # no bias
-    assert_close(y, (np.maximum(plain - b.reshape(1, -1, 1, 1) + r, 0) if act else plain - b.reshape(1, -1, 1, 1) + r),
+    assert_close_accum(y, (np.maximum(plain - b.reshape(1, -1, 1, 1) + r, 0) if act else plain - b.reshape(1, -1, 1, 1) + r),
                  np.float32, int(np.prod(ws[1:])))
 
 
 def test_conv_residual_rejects_bad_shape_and_groups():
     rng = np.random.default_rng(4)
-    x, w = rand(rng, (1, 4, 5, 5)), rand(rng, (6, 4, 3, 3))
+    x, w = randn(rng, (1, 4, 5, 5)), randn(rng, (6, 4, 3, 3))
     with pytest.raises(Exception, match="residual"):
-        run_op("Conv", [x, w, None, rand(rng, (1, 6, 5, 5))], [(1, 6, 3, 3)], [np.float32])
-    wg = rand(rng, (6, 2, 3, 3))
+        run_op("Conv", [x, w, None, randn(rng, (1, 6, 5, 5))], [(1, 6, 3, 3)], [np.float32])
+    wg = randn(rng, (6, 2, 3, 3))
     with pytest.raises(Exception, match="group 1"):
-        run_op("Conv", [x, wg, None, rand(rng, (1, 6, 3, 3))], [(1, 6, 3, 3)], [np.float32], {"group": 2})
+        run_op("Conv", [x, wg, None, randn(rng, (1, 6, 3, 3))], [(1, 6, 3, 3)], [np.float32], {"group": 2})
 
 
 def _block():
     """A ResNet bottleneck tail: y = Relu(Conv(Relu(Conv(x))) + x), plus a Conv whose Add must not fuse
     (its output is also a graph output)."""
     rng = np.random.default_rng(5)
-    inits = {"w1": rand(rng, (8, 8, 3, 3), scale=0.2), "b1": rand(rng, (8,)),
-             "w2": rand(rng, (8, 8, 1, 1), scale=0.2), "b2": rand(rng, (8,)),
-             "w3": rand(rng, (8, 8, 1, 1), scale=0.2)}
+    inits = {"w1": randn(rng, (8, 8, 3, 3), scale=0.2), "b1": randn(rng, (8,)),
+             "w2": randn(rng, (8, 8, 1, 1), scale=0.2), "b2": randn(rng, (8,)),
+             "w3": randn(rng, (8, 8, 1, 1), scale=0.2)}
     nodes = [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
              helper.make_node("Relu", ["c1"], ["r1"]),
              helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"]),

@@ -11,6 +11,23 @@ def test_init_twice_returns_repeat_initialize(acl):
     assert "aclInit" in acl.get_recent_err_msg()
 
 
+def test_repeated_init_logs_a_warning_not_an_error():
+    # ggml-cann, torch_npu and applications each call aclInit: the repeat is an expected outcome.
+    r = run_python("""
+        import acl
+        print(acl.init(), acl.init())
+        print(acl.get_recent_err_msg())
+    """, env={"ASCEND_GLOBAL_LOG_LEVEL": "2"})
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.split("\n")
+    assert out[0] == "0 100002"
+    assert out[1].startswith("aclInit:") and "already" in out[1]
+    assert "[ERROR]" not in r.stderr, r.stderr
+    assert any(l.startswith("[WARNING]") and "aclInit" in l for l in r.stderr.splitlines()), r.stderr
+    quiet = run_python("import acl; acl.init(); acl.init()", env={"ASCEND_GLOBAL_LOG_LEVEL": "3"})
+    assert "aclInit" not in quiet.stderr, quiet.stderr
+
+
 def test_init_rejects_none_and_non_str(acl):
     with pytest.raises(TypeError):
         acl.init(None)

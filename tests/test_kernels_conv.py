@@ -6,8 +6,8 @@ import sys
 import numpy as np
 import pytest
 
-from kernel_ref import (ACTIVATIONS, BF16, activation, activation_attrs, assert_close, conv_out_shape, conv_ref,
-                        conv_transpose_ref, rand, run_op, core_testing)
+from kernel_harness import (ACTIVATIONS, BF16, activation, activation_attrs, assert_close_accum, conv_out_shape, conv_ref,
+                        conv_transpose_ref, randn, run_op, testing)
 
 DTYPES = [np.float32, np.float16] + ([BF16] if BF16 is not None else [])
 
@@ -45,22 +45,22 @@ def _ref(x, w, b, at):
 @pytest.mark.parametrize("xs,ws,at", CONV_CASES, ids=[f"{c[0]}x{c[1]}" for c in CONV_CASES])
 def test_conv_fp32(xs, ws, at):
     rng = np.random.default_rng(sum(xs) + sum(ws))
-    x, w, b = rand(rng, xs), rand(rng, ws), rand(rng, (ws[0],))
+    x, w, b = randn(rng, xs), randn(rng, ws), randn(rng, (ws[0],))
     want = _ref(x, w, b, at)
     (y,) = run_op("Conv", [x, w, b], [want.shape], [np.float32], at)
-    assert_close(y, want, np.float32, int(np.prod(ws[1:])))
+    assert_close_accum(y, want, np.float32, int(np.prod(ws[1:])))
     # The bias is optional.
     (y,) = run_op("Conv", [x, w], [want.shape], [np.float32], at)
-    assert_close(y, _ref(x, w, None, at), np.float32, int(np.prod(ws[1:])))
+    assert_close_accum(y, _ref(x, w, None, at), np.float32, int(np.prod(ws[1:])))
 
 
 def test_conv_batch_and_kernel_shape_attr():
     rng = np.random.default_rng(5)
-    x, w, b = rand(rng, (3, 10, 15, 13)), rand(rng, (12, 10, 3, 3)), rand(rng, (12,))
+    x, w, b = randn(rng, (3, 10, 15, 13)), randn(rng, (12, 10, 3, 3)), randn(rng, (12,))
     at = {"pads": [1, 1, 1, 1], "kernel_shape": [3, 3], "strides": [2, 2]}
     want = _ref(x, w, b, at)
     (y,) = run_op("Conv", [x, w, b], [want.shape], [np.float32], at)
-    assert_close(y, want, np.float32, 90)
+    assert_close_accum(y, want, np.float32, 90)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
@@ -70,11 +70,11 @@ def test_conv_dtypes(dtype, case):
                   ((2, 16, 6, 7), (8, 16, 1, 1), {}),
                   ((1, 8, 11, 10), (8, 1, 3, 3), {"pads": [1, 1, 1, 1], "group": 8})][case]
     rng = np.random.default_rng(case)
-    x, w, b = rand(rng, xs, dtype), rand(rng, ws, dtype), rand(rng, (ws[0],), dtype)
+    x, w, b = randn(rng, xs, dtype), randn(rng, ws, dtype), randn(rng, (ws[0],), dtype)
     want = _ref(x, w, b, at)
     (y,) = run_op("Conv", [x, w, b], [want.shape], [dtype], at)
     assert y.dtype == np.dtype(dtype)
-    assert_close(y, want, dtype, int(np.prod(ws[1:])))
+    assert_close_accum(y, want, dtype, int(np.prod(ws[1:])))
 
 
 @pytest.mark.parametrize("act", ACTIVATIONS)
@@ -82,19 +82,19 @@ def test_conv_dtypes(dtype, case):
 def test_conv_every_epilogue(act, depthwise):
     rng = np.random.default_rng(7)
     if depthwise:
-        x, w, at = rand(rng, (1, 6, 9, 10)), rand(rng, (6, 1, 3, 3)), {"pads": [1, 1, 1, 1], "group": 6}
+        x, w, at = randn(rng, (1, 6, 9, 10)), randn(rng, (6, 1, 3, 3)), {"pads": [1, 1, 1, 1], "group": 6}
     else:
-        x, w, at = rand(rng, (1, 6, 9, 10)), rand(rng, (10, 6, 3, 3), scale=0.3), {"pads": [1, 1, 1, 1]}
-    b = rand(rng, (w.shape[0],))
+        x, w, at = randn(rng, (1, 6, 9, 10)), randn(rng, (10, 6, 3, 3), scale=0.3), {"pads": [1, 1, 1, 1]}
+    b = randn(rng, (w.shape[0],))
     params = {"Clip": (0.0, 6.0), "LeakyRelu": (0.1, None), "HardSigmoid": (0.25, 0.5)}.get(act, (None, None))
     attrs = dict(at, **activation_attrs(act, *params))
     want = activation(_ref(x, w, b, at), act, *params)
     (y,) = run_op("Conv", [x, w, b], [want.shape], [np.float32], attrs)
-    assert_close(y, want, np.float32, int(np.prod(w.shape[1:])))
+    assert_close_accum(y, want, np.float32, int(np.prod(w.shape[1:])))
 
 
 def test_conv_errors():
-    t = core_testing()
+    t = testing()
     x, w = np.ones((1, 4, 5, 5), np.float32), np.ones((6, 4, 3, 3), np.float32)
     with pytest.raises(t.OpError) as e:  # wrong output shape
         run_op("Conv", [x, w], [(1, 6, 5, 5)], [np.float32])
@@ -136,18 +136,18 @@ CT_CASES = [
 @pytest.mark.parametrize("xs,ws,at", CT_CASES, ids=[f"{c[0]}x{c[1]}" for c in CT_CASES])
 def test_conv_transpose_fp32(xs, ws, at):
     rng = np.random.default_rng(sum(xs))
-    x, w = rand(rng, xs), rand(rng, ws)
-    b = rand(rng, (ws[1] * at.get("group", 1),))
+    x, w = randn(rng, xs), randn(rng, ws)
+    b = randn(rng, (ws[1] * at.get("group", 1),))
     want = conv_transpose_ref(x, w, b, strides=at.get("strides"), dilations=at.get("dilations"), pads=at.get("pads"),
                               group=at.get("group", 1), output_padding=at.get("output_padding"))
     (y,) = run_op("ConvTranspose", [x, w, b], [want.shape], [np.float32], at)
-    assert_close(y, want, np.float32, xs[1] * int(np.prod(ws[2:])))
+    assert_close_accum(y, want, np.float32, xs[1] * int(np.prod(ws[2:])))
 
 
 @pytest.mark.parametrize("auto_pad", ["SAME_UPPER", "SAME_LOWER", "output_shape"])
 def test_conv_transpose_implied_pads(auto_pad):
     rng = np.random.default_rng(2)
-    x, w = rand(rng, (1, 3, 5, 5)), rand(rng, (3, 4, 4, 4))
+    x, w = randn(rng, (1, 3, 5, 5)), randn(rng, (3, 4, 4, 4))
     out = (10, 10)  # input * stride; total padding 2 per axis
     total = 2 * (5 - 1) + 4 - 10
     begin = total // 2 if auto_pad == "SAME_UPPER" else total - total // 2
@@ -159,21 +159,21 @@ def test_conv_transpose_implied_pads(auto_pad):
     else:
         at["auto_pad"] = auto_pad
     (y,) = run_op("ConvTranspose", [x, w], [(1, 4) + out], [np.float32], at)
-    assert_close(y, want, np.float32, 48)
+    assert_close_accum(y, want, np.float32, 48)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 def test_conv_transpose_dtypes_and_epilogue(dtype):
     rng = np.random.default_rng(9)
-    x, w, b = rand(rng, (1, 6, 5, 4), dtype), rand(rng, (6, 3, 3, 3), dtype), rand(rng, (3,), dtype)
+    x, w, b = randn(rng, (1, 6, 5, 4), dtype), randn(rng, (6, 3, 3, 3), dtype), randn(rng, (3,), dtype)
     want = activation(conv_transpose_ref(x, w, b, strides=[2, 2]), "Sigmoid")
     (y,) = run_op("ConvTranspose", [x, w, b], [want.shape], [dtype], {"strides": [2, 2], "activation": "Sigmoid"})
     assert y.dtype == np.dtype(dtype)
-    assert_close(y, want, dtype, 54)
+    assert_close_accum(y, want, dtype, 54)
 
 
 def test_conv_transpose_errors():
-    t = core_testing()
+    t = testing()
     x, w = np.ones((1, 4, 5, 5), np.float32), np.ones((4, 2, 3, 3), np.float32)
     with pytest.raises(t.OpError) as e:
         run_op("ConvTranspose", [x, w], [(1, 2, 8, 8)], [np.float32])
@@ -196,15 +196,15 @@ def test_conv_random_geometries(direct, monkeypatch):
         at = {"strides": [int(rng.integers(1, 3)) for _ in range(nsp)],
               "dilations": [int(rng.integers(1, 3)) for _ in range(nsp)],
               "pads": [int(rng.integers(0, 3)) for _ in range(2 * nsp)], "group": g}
-        x = rand(rng, [int(rng.integers(1, 3)), c] + [int(rng.integers(1, 9)) for _ in range(nsp)])
-        w, b = rand(rng, [m, c // g] + k), rand(rng, (m,))
+        x = randn(rng, [int(rng.integers(1, 3)), c] + [int(rng.integers(1, 9)) for _ in range(nsp)])
+        w, b = randn(rng, [m, c // g] + k), randn(rng, (m,))
         out = conv_out_shape(list(x.shape[2:]), k, at["strides"], at["dilations"], at["pads"][:nsp], at["pads"][nsp:])
         if min(out) <= 0:  # the window does not fit: no such convolution
             continue
         want = _ref(x, w, b, at)
         checked += 1
         (y,) = run_op("Conv", [x, w, b], [want.shape], [np.float32], at)
-        assert_close(y, want, np.float32, int(np.prod(w.shape[1:])))
+        assert_close_accum(y, want, np.float32, int(np.prod(w.shape[1:])))
 
 
 def test_conv_transpose_random_geometries():
@@ -217,15 +217,15 @@ def test_conv_transpose_random_geometries():
         at = {"strides": s, "dilations": [int(rng.integers(1, 3)) for _ in range(nsp)],
               "pads": [int(rng.integers(0, 2)) for _ in range(2 * nsp)], "group": g,
               "output_padding": [int(rng.integers(0, s[i])) for i in range(nsp)]}
-        x = rand(rng, [int(rng.integers(1, 3)), c] + [int(rng.integers(1, 6)) for _ in range(nsp)])
-        w = rand(rng, [c, mg] + [int(rng.integers(1, 4)) for _ in range(nsp)])
-        b = rand(rng, (mg * g,))
+        x = randn(rng, [int(rng.integers(1, 3)), c] + [int(rng.integers(1, 6)) for _ in range(nsp)])
+        w = randn(rng, [c, mg] + [int(rng.integers(1, 4)) for _ in range(nsp)])
+        b = randn(rng, (mg * g,))
         want = conv_transpose_ref(x, w, b, at["strides"], at["dilations"], at["pads"], g, at["output_padding"])
         if min(want.shape) <= 0:
             continue
         checked += 1
         (y,) = run_op("ConvTranspose", [x, w, b], [want.shape], [np.float32], at)
-        assert_close(y, want, np.float32, c * int(np.prod(w.shape[2:])))
+        assert_close_accum(y, want, np.float32, c * int(np.prod(w.shape[2:])))
 
 
 # Convs whose rows are wide enough take the direct path (conv_direct.cpp), strided ones on phase planes;
@@ -235,6 +235,8 @@ DIRECT_CASES = [
     ((1, 40, 12, 12), (24, 40, 3, 3), {"pads": [0, 2, 1, 0]}),            # asymmetric pads, K > one slice
     ((2, 32, 9, 10), (20, 32, 1, 1), {}),                                 # 1x1 unpadded: output written in place
     ((1, 8, 9, 9), (9, 8, 1, 1), {"pads": [1, 1, 1, 1]}),                 # 1x1 padded
+    ((1, 16, 20, 20), (70, 16, 1, 1), {}),                                # M >= 4K: rows-outer sweep
+    ((1, 3, 40, 40), (16, 3, 1, 1), {"pads": [1, 1, 1, 1]}),
     ((1, 6, 14, 11), (7, 6, 3, 3), {"pads": [2, 2, 2, 2], "dilations": [2, 2]}),
     ((1, 6, 10, 9), (5, 6, 4, 3), {"auto_pad": "SAME_LOWER"}),            # even kernel
     ((2, 4, 37), (6, 2, 5), {"group": 2, "pads": [2, 1], "dilations": [2]}),  # 1-D, groups
@@ -252,14 +254,14 @@ DIRECT_CASES = [
 def _direct_paths_check():
     rng = np.random.default_rng(11)
     for xs, ws, at in DIRECT_CASES:
-        x, w, b = rand(rng, xs), rand(rng, ws), rand(rng, (ws[0],))
+        x, w, b = randn(rng, xs), randn(rng, ws), randn(rng, (ws[0],))
         want = _ref(x, w, b, at)
-        r = rand(rng, want.shape)
+        r = randn(rng, want.shape)
         (y,) = run_op("Conv", [x, w, b], [want.shape], [np.float32], dict(at, activation="Relu"))
-        assert_close(y, np.maximum(want, 0), np.float32, int(np.prod(ws[1:])))
+        assert_close_accum(y, np.maximum(want, 0), np.float32, int(np.prod(ws[1:])))
         if at.get("group", 1) == 1:  # residual epilogue
             (y,) = run_op("Conv", [x, w, b, r], [want.shape], [np.float32], at)
-            assert_close(y, want + r, np.float32, int(np.prod(ws[1:])))
+            assert_close_accum(y, want + r, np.float32, int(np.prod(ws[1:])))
 
 
 @pytest.mark.parametrize("direct", ["all", "1", "0"], ids=["direct", "auto", "gemm"])

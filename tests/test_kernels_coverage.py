@@ -3,7 +3,7 @@ CumProd, BitCast, BitwiseNot, GridSample, AffineGrid."""
 import numpy as np
 import pytest
 
-from kernel_testing import FLOATS, INTS, assert_close, expect_error, rand, run
+from kernel_harness import FLOATS, INTS, assert_close, expect_error, rand, run
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int32, np.int64])

@@ -5,7 +5,7 @@ Range, EyeLike, Trilu."""
 import numpy as np
 import pytest
 
-from kernel_testing import BF16, expect_error, rand, run
+from kernel_harness import BF16, expect_error, rand, run
 
 MOVE_TYPES = [np.float32, np.float16, np.int64, np.int8, np.bool_, np.float64] + ([BF16] if BF16 is not None else [])
 ids = lambda d: np.dtype(d).name  # noqa: E731

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from kernel_testing import BF16, FLOATS, INTS, acl_dtype, assert_close, expect_error, rand, run
+from kernel_harness import BF16, FLOATS, INTS, acl_dtype, assert_close, expect_error, rand, run
 
 SHAPES = [(1,), (7,), (3, 5, 17), (70001,)]
 

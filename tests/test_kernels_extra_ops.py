@@ -6,7 +6,7 @@ import itertools
 import numpy as np
 import pytest
 
-from kernel_testing import BF16, assert_close, expect_error, rand, run
+from kernel_harness import BF16, assert_close, expect_error, rand, run
 
 ids = lambda d: np.dtype(d).name  # noqa: E731
 
@@ -323,7 +323,7 @@ def test_matmul_integer(adt, bdt):
 
 @pytest.mark.parametrize("dt", [np.uint8, np.int8], ids=ids)
 def test_conv_integer(dt):
-    from kernel_ref import conv_ref
+    from kernel_harness import conv_ref
 
     rng = np.random.default_rng(23)
     info = np.iinfo(dt)

@@ -14,48 +14,48 @@ import textwrap
 
 import pytest
 
-from kernel_ref import core_testing  # noqa: F401  (the build under test must import)
+from kernel_harness import testing  # noqa: F401  (the build under test must import)
 
 CHECKS = textwrap.dedent("""
     import numpy as np
-    from kernel_ref import assert_close, conv_ref, rand, run_op
+    from kernel_harness import assert_close_accum, conv_ref, randn, run_op
     rng = np.random.default_rng(7)
     f64 = lambda a: a.astype(np.float64)
     # M edges around 6 and 8 rows, N edges around 8 / 16 / 48, K across the 256 slice.
     for m, k, n in [(1, 3, 49), (5, 40, 8), (7, 300, 9), (9, 257, 49), (13, 64, 57), (15, 513, 56),
                     (23, 31, 200), (8, 600, 47), (64, 576, 196), (3, 70, 100)]:
-        a, b = rand(rng, (m, k)), rand(rng, (k, n))
+        a, b = randn(rng, (m, k)), randn(rng, (k, n))
         (y,) = run_op("MatMul", [a, b], [(m, n)], [np.float32])
-        assert_close(y, f64(a) @ f64(b), np.float32, k)
+        assert_close_accum(y, f64(a) @ f64(b), np.float32, k)
         # Packed A: transposed and scaled.
-        at, c = np.ascontiguousarray(a.T), rand(rng, (n,))
+        at, c = np.ascontiguousarray(a.T), randn(rng, (n,))
         (y,) = run_op("Gemm", [at, b, c], [(m, n)], [np.float32], {"transA": 1, "alpha": 0.75, "beta": 0.5})
-        assert_close(y, 0.75 * (f64(a) @ f64(b)) + 0.5 * f64(c), np.float32, k)
+        assert_close_accum(y, 0.75 * (f64(a) @ f64(b)) + 0.5 * f64(c), np.float32, k)
         # In-place A with beta accumulation into C and a Relu epilogue.
-        c2 = rand(rng, (m, n))
+        c2 = randn(rng, (m, n))
         (y,) = run_op("Gemm", [a, b, c2], [(m, n)], [np.float32], {"beta": 1.0, "activation": "Relu"})
-        assert_close(y, np.maximum(f64(a) @ f64(b) + f64(c2), 0), np.float32, k)
+        assert_close_accum(y, np.maximum(f64(a) @ f64(b) + f64(c2), 0), np.float32, k)
     # Deep-layer convolutions: few output pixels (7x7 = 49, 5x3), many channels, strides, dilation, groups.
     for xs, ws, attrs in [((1, 40, 7, 7), (36, 40, 3, 3), {"pads": [1, 1, 1, 1]}),
                           ((2, 24, 14, 13), (20, 24, 3, 3), {"pads": [1, 0, 1, 2], "strides": [2, 2]}),
                           ((1, 16, 9, 7), (13, 16, 3, 3), {"pads": [2, 2, 2, 2], "dilations": [2, 2]}),
                           ((1, 32, 7, 7), (50, 32, 1, 1), {}),
                           ((1, 12, 10, 6), (18, 4, 3, 1), {"pads": [1, 0, 1, 0], "group": 3})]:
-        x, w, bias = rand(rng, xs), rand(rng, ws), rand(rng, (ws[0],))
+        x, w, bias = randn(rng, xs), randn(rng, ws), randn(rng, (ws[0],))
         want = conv_ref(x, w, bias, **{k: v for k, v in attrs.items()})
         (y,) = run_op("Conv", [x, w, bias], [want.shape], [np.float32], attrs)
-        assert_close(y, want, np.float32, int(np.prod(ws[1:])))
+        assert_close_accum(y, want, np.float32, int(np.prod(ws[1:])))
     print("ok")
 """)
 
 # Packed B beyond one parallel region's 8 MB budget (K x N > 2M floats): N blocks run in several regions.
 REGIONS = textwrap.dedent("""
     import numpy as np
-    from kernel_ref import assert_close, rand, run_op
+    from kernel_harness import assert_close_accum, randn, run_op
     rng = np.random.default_rng(3)
-    a, b = rand(rng, (40, 1100)), rand(rng, (1100, 2001))
+    a, b = randn(rng, (40, 1100)), randn(rng, (1100, 2001))
     (y,) = run_op("MatMul", [a, b], [(40, 2001)], [np.float32], {"activation": "Relu"})
-    assert_close(y, np.maximum(a.astype(np.float64) @ b, 0), np.float32, 1100)
+    assert_close_accum(y, np.maximum(a.astype(np.float64) @ b, 0), np.float32, 1100)
     print("ok")
 """)
 

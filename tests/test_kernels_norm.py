@@ -4,7 +4,7 @@ MeanVarianceNormalization, LpNormalization."""
 import numpy as np
 import pytest
 
-from kernel_testing import FLOATS, assert_close as _assert_close, expect_error, rand, run
+from kernel_harness import FLOATS, assert_close as _assert_close, expect_error, rand, run
 
 
 def assert_close(got, want, dtype, scale=1.0):

@@ -3,7 +3,7 @@ storage_order semantics were checked against onnxruntime when this suite was wri
 import numpy as np
 import pytest
 
-from kernel_ref import BF16, assert_close, conv_out_shape, pool_ref, rand, run_op, core_testing
+from kernel_harness import BF16, assert_close_accum, conv_out_shape, pool_ref, randn, run_op, testing
 
 DTYPES = [np.float32, np.float16] + ([BF16] if BF16 is not None else [])
 OP = {"max": "MaxPool", "avg": "AveragePool", "lp": "LpPool"}
@@ -38,7 +38,7 @@ def _ref(kind, x, at):
 @pytest.mark.parametrize("kind,xs,at", CASES, ids=[f"{c[0]}-{c[1]}-{i}" for i, c in enumerate(CASES)])
 def test_pool_fp32(kind, xs, at):
     rng = np.random.default_rng(sum(xs))
-    x = rand(rng, xs)
+    x = randn(rng, xs)
     want, idx = _ref(kind, x, at)
     if kind == "max":
         y, got_idx = run_op("MaxPool", [x], [want.shape, want.shape], [np.float32, np.int64], at)
@@ -48,12 +48,12 @@ def test_pool_fp32(kind, xs, at):
         np.testing.assert_array_equal(y_only, y)
     else:
         (y,) = run_op(OP[kind], [x], [want.shape], [np.float32], at)
-        assert_close(y, want, np.float32)
+        assert_close_accum(y, want, np.float32)
 
 
 def test_max_pool_storage_order_column_major():
     rng = np.random.default_rng(4)
-    x = rand(rng, (2, 3, 7, 8))
+    x = randn(rng, (2, 3, 7, 8))
     at = {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1], "storage_order": 1}
     want, idx = _ref("max", x, at)
     _, got = run_op("MaxPool", [x], [want.shape, want.shape], [np.float32, np.int64], at)
@@ -66,32 +66,32 @@ def test_max_pool_storage_order_column_major():
 @pytest.mark.parametrize("kind", ["max", "avg"])
 def test_pool_dtypes(dtype, kind):
     rng = np.random.default_rng(8)
-    x = rand(rng, (2, 5, 9, 9), dtype)
+    x = randn(rng, (2, 5, 9, 9), dtype)
     at = {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}
     want, _ = _ref(kind, x, at)
     (y,) = run_op(OP[kind], [x], [want.shape], [dtype], at)
     assert y.dtype == np.dtype(dtype)
-    assert_close(y, want, dtype)
+    assert_close_accum(y, want, dtype)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("xs", [(1, 1, 1, 1), (2, 7, 5, 9), (1, 2048, 7, 7), (1, 3, 300, 301), (2, 3, 17), (1, 2, 3, 4, 5)])
 def test_global_pools(dtype, xs):
     rng = np.random.default_rng(sum(xs))
-    x = rand(rng, xs, dtype)
+    x = randn(rng, xs, dtype)
     out = xs[:2] + (1,) * (len(xs) - 2)
     axes = tuple(range(2, len(xs)))
     x64 = x.astype(np.float64)
     (y,) = run_op("GlobalAveragePool", [x], [out], [dtype])
-    assert_close(y, x64.mean(axis=axes, keepdims=True), dtype)
+    assert_close_accum(y, x64.mean(axis=axes, keepdims=True), dtype)
     (y,) = run_op("GlobalMaxPool", [x], [out], [dtype])
     np.testing.assert_array_equal(y, x.max(axis=axes, keepdims=True))
     (y,) = run_op("GlobalLpPool", [x], [out], [dtype], {"p": 2})
-    assert_close(y, np.sqrt((x64 ** 2).sum(axis=axes, keepdims=True)), dtype)
+    assert_close_accum(y, np.sqrt((x64 ** 2).sum(axis=axes, keepdims=True)), dtype)
 
 
 def test_pool_errors():
-    t = core_testing()
+    t = testing()
     x = np.ones((1, 2, 6, 6), np.float32)
     with pytest.raises(t.OpError) as e:
         run_op("MaxPool", [x], [(1, 2, 3, 3)], [np.float32], {})
@@ -130,7 +130,7 @@ def test_pool_random_geometries():
             at["dilations"] = [int(rng.integers(1, 3)) for _ in range(nsp)]
         if kind == "avg":
             at["count_include_pad"] = int(rng.integers(0, 2))
-        x = rand(rng, [int(rng.integers(1, 3)), int(rng.integers(1, 4))] + sp)
+        x = randn(rng, [int(rng.integers(1, 3)), int(rng.integers(1, 4))] + sp)
         out = conv_out_shape(sp, k, at["strides"], at.get("dilations", [1] * nsp), pads[:nsp], pads[nsp:],
                              at.get("ceil_mode", 0))
         if min(out) <= 0:  # the window does not fit: no such pooling
@@ -143,4 +143,4 @@ def test_pool_random_geometries():
             np.testing.assert_array_equal(y, want.astype(np.float32))
         else:
             (y,) = run_op(OP[kind], [x], [want.shape], [np.float32], at)
-            assert_close(y, want, np.float32)
+            assert_close_accum(y, want, np.float32)

@@ -3,7 +3,7 @@ Hardmax, ArgMax / ArgMin, TopK, CumSum."""
 import numpy as np
 import pytest
 
-from kernel_testing import BF16, FLOATS, assert_close, expect_error, rand, run
+from kernel_harness import BF16, FLOATS, assert_close, expect_error, rand, run
 
 
 def _lse(x, axis, keepdims):

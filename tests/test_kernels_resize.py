@@ -4,7 +4,7 @@ nearest rounding modes, scales vs sizes, and dtypes."""
 import numpy as np
 import pytest
 
-from kernel_testing import assert_close, expect_error, rand, run
+from kernel_harness import assert_close, expect_error, rand, run
 
 onnx = pytest.importorskip("onnx")
 from onnx import helper  # noqa: E402

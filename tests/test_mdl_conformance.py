@@ -1,4 +1,4 @@
-"""Conformance programs (acl_api.md §6) on light_resnet50 with seeded random weights:
+"""Conformance programs (what a CANN user runs first) on light_resnet50 with seeded random weights:
 the CANN-style classification example run unchanged, async execution with callbacks,
 and `acl-sim demo`."""
 import os

@@ -60,6 +60,17 @@ def test_npu_smi_info_line7_field3_is_the_chip(toolkit):
     assert default[6].split()[2] == "910B1"
 
 
+def test_npu_smi_works_inside_an_isolated_pip_build(toolkit, tmp_path):
+    # pip builds llama-cpp-python with a PYTHONPATH whose sitecustomize hides site-packages, from a
+    # temporary directory; a relative ACL_SIM_BUILD_DIR of the caller means nothing there.
+    overlay = tmp_path / "overlay"
+    overlay.mkdir()
+    (overlay / "sitecustomize.py").write_text("import sys\nsys.path[:] = [p for p in sys.path if 'site-packages' not in p]\n")
+    env = dict(os.environ, PYTHONPATH=str(overlay), ACL_SIM_BUILD_DIR="build/dev", PYTHONNOUSERSITE="1")
+    out = _run([str(toolkit / "bin" / "npu-smi"), "info"], env=env, cwd=str(tmp_path))
+    assert out.splitlines()[6].split()[2].startswith("910")
+
+
 def test_set_env_sets_cann_variables_and_atc(toolkit):
     script = (f'. "{toolkit}/set_env.sh" && echo "$ASCEND_TOOLKIT_HOME|$INSTALL_DIR|$DDK_PATH|$NPU_HOST_LIB" '
               f'&& command -v atc && command -v npu-smi && atc --help')

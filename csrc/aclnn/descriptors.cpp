@@ -48,7 +48,7 @@ std::shared_ptr<T> require_in(HandleTable<T>& table, const void* h, const char* 
 }
 
 bool known_dtype(aclDataType dt) {
-  return dt == ACL_INT4 || acl_dtype_bytes(dt) != 0;
+  return dt == ACL_INT4 || dtype_size(dt) != 0;
 }
 
 }  // namespace
@@ -125,7 +125,7 @@ std::shared_ptr<aclTensor> make_tensor(const int64_t* view, uint64_t view_n, acl
 
 std::shared_ptr<aclScalar> make_scalar(const void* value, aclDataType dtype) {
   require_present(value, "value");
-  size_t n = acl_dtype_bytes(dtype);
+  size_t n = dtype_size(dtype);
   ACLNN_REQUIRE(n != 0 && n <= sizeof(aclScalar::bytes), "dataType ", static_cast<int>(dtype),
                 " is not a scalar aclDataType");
   auto s = std::make_shared<aclScalar>();

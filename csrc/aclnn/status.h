@@ -16,10 +16,4 @@ inline void require_present(const void* p, const char* what) {
 /** Throw ACLNN_ERR_PARAM_INVALID(message...) unless cond: the caller passed something the operator rejects. */
 #define ACLNN_REQUIRE(cond, ...) ACL_SIM_REQUIRE(cond, ACLNN_ERR_PARAM_INVALID, __VA_ARGS__)
 
-/** The error of an operator acl_sim declares but does not implement (docs/aclnn.md lists them). */
-[[noreturn]] inline void not_implemented(const char* op) {
-  fail(ACLNN_ERR_INNER_FIND_KERNEL_ERROR, op, " is not implemented in acl_sim (no kernel for this operator; "
-       "docs/aclnn.md lists the supported aclnn operators)");
-}
-
 }  // namespace acl_sim::aclnn

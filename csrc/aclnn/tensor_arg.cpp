@@ -6,7 +6,7 @@
 #include "aclnn/status.h"
 #include "executor/thread_pool.h"
 #include "kernels/strided_view.h"
-#include "kernels/fp16.h"
+#include "common/fp16.h"
 #include "op/tensor_desc.h"
 #include "runtime/runtime.h"
 
@@ -14,7 +14,7 @@ namespace acl_sim::aclnn {
 
 int64_t TensorArg::numel() const { return element_count(shape); }
 
-size_t TensorArg::elem_bytes() const { return acl_dtype_bytes(dtype); }
+size_t TensorArg::elem_bytes() const { return dtype_size(dtype); }
 
 void* TensorArg::origin() const {
   if (dtype == ACL_INT4) return static_cast<unsigned char*>(data) + offset / 2;
@@ -31,7 +31,7 @@ bool TensorArg::contiguous() const {
 }
 
 std::string TensorArg::describe() const {
-  return str(acl_dtype_name(dtype), dims_to_string(shape), " strides ", dims_to_string(strides), " offset ", offset);
+  return str(dtype_name(dtype), dims_to_string(shape), " strides ", dims_to_string(strides), " offset ", offset);
 }
 
 namespace {
@@ -107,7 +107,7 @@ ScalarArg scalar_arg(const aclScalar* s, const char* what) {
     case ACL_INT64: a.ivalue = load(int64_t{}); a.value = static_cast<double>(a.ivalue); return a;
     case ACL_UINT64: a.ivalue = static_cast<int64_t>(load(uint64_t{})); a.value = static_cast<double>(a.ivalue); return a;
     case ACL_BOOL: a.value = load(uint8_t{}) != 0; break;
-    default: fail(ACLNN_ERR_PARAM_INVALID, what, " has unsupported dtype ", acl_dtype_name(d->dtype));
+    default: fail(ACLNN_ERR_PARAM_INVALID, what, " has unsupported dtype ", dtype_name(d->dtype));
   }
   a.ivalue = static_cast<int64_t>(a.value);
   return a;
@@ -132,7 +132,7 @@ std::vector<TensorArg> tensor_list_arg(const aclTensorList* l, const char* what)
 // ------------------------------------------------------------------ Dense
 
 Dense::Dense(int dtype, std::vector<int64_t> shape) : dtype_(dtype), shape_(std::move(shape)) {
-  size_t bytes = static_cast<size_t>(std::max<int64_t>(numel(), 1)) * std::max<size_t>(acl_dtype_bytes(dtype), 1);
+  size_t bytes = static_cast<size_t>(std::max<int64_t>(numel(), 1)) * std::max<size_t>(dtype_size(dtype), 1);
   owned_.reset(new unsigned char[bytes + 64]);
   data_ = owned_.get();
 }
@@ -152,7 +152,7 @@ Dense Dense::reshaped(std::vector<int64_t> shape) const {
 namespace {
 
 void require_byte_dtype(const TensorArg& t) {
-  ACL_SIM_REQUIRE(t.elem_bytes() != 0, ACLNN_ERR_PARAM_INVALID, "dtype ", acl_dtype_name(t.dtype),
+  ACL_SIM_REQUIRE(t.elem_bytes() != 0, ACLNN_ERR_PARAM_INVALID, "dtype ", dtype_name(t.dtype),
                   " cannot be read element by element (packed sub-byte type)");
 }
 

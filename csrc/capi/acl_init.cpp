@@ -24,7 +24,19 @@ aclError get_version(const char* fn, int32_t* major, int32_t* minor, int32_t* pa
 extern "C" {
 
 ACL_FUNC_VISIBILITY aclError aclInit(const char* configPath) {
-  return api_call_ungated("aclInit", [&] { Runtime::get().init(configPath); });
+  // A repeated aclInit keeps the first initialisation and returns ACL_ERROR_REPEAT_INITIALIZE: libraries that each
+  // call aclInit (ggml-cann, torch_npu, an application) expect it and carry on, so CANN does not log it as an
+  // error. acl_sim logs it as a WARNING (hidden at the default level 3, like CANN's own log line).
+  aclError repeated = ACL_SUCCESS;
+  aclError ret = api_call_ungated("aclInit", [&] {
+    try {
+      Runtime::get().init(configPath);
+    } catch (const Error& e) {
+      if (e.code() != ACL_ERROR_REPEAT_INITIALIZE) throw;
+      repeated = record_failure("aclInit", e.code(), e.what(), log::kWarning);
+    }
+  });
+  return repeated != ACL_SUCCESS ? repeated : ret;
 }
 
 ACL_FUNC_VISIBILITY aclError aclFinalize(void) {

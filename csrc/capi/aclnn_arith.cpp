@@ -1,12 +1,14 @@
 // Elementwise arithmetic aclnn operators (aclnn/ops/arith.h): add, sub, mul, div, pow, comparisons,
-// clamp, threshold, fills, each with its scalar and in-place forms.
+// clamp, threshold, fills, each with its scalar and in-place forms; Addcdiv, InplaceMaskedFillScalar.
 #include "aclnn/ops/arith.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_addcdiv.h"
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_fill_scalar.h"
 #include "aclnnop/aclnn_gt_scalar.h"
+#include "aclnnop/aclnn_masked_fill_scalar.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_pow.h"
 #include "aclnnop/aclnn_pow_tensor_tensor.h"
@@ -113,5 +115,12 @@ ACLNN_OPERATOR(InplaceThreshold, (aclTensor* selfRef, const aclScalar* threshold
 ACLNN_OPERATOR(InplaceFillScalar, (aclTensor* selfRef, const aclScalar* value),
                plan_fill(op, tensor_arg(selfRef, "selfRef"), value_of(value, "value")))
 ACLNN_OPERATOR(InplaceZero, (aclTensor* selfRef), plan_fill(op, tensor_arg(selfRef, "selfRef"), 0.0))
+ACLNN_OPERATOR(InplaceMaskedFillScalar, (aclTensor* selfRef, const aclTensor* mask, const aclScalar* value),
+               plan_masked_fill(op, tensor_arg(selfRef, "selfRef"), tensor_arg(mask, "mask"), scalar_arg(value, "value")))
+
+ACLNN_OPERATOR(Addcdiv, (const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2, const aclScalar* value,
+                         aclTensor* out),
+               plan_addcdiv(op, tensor_arg(self, "self"), tensor_arg(tensor1, "tensor1"), tensor_arg(tensor2, "tensor2"),
+                            value_of(value, "value"), tensor_arg(out, "out")))
 
 }  // extern "C"

@@ -20,22 +20,6 @@
     });                                                                                                            \
   }
 
-/** Both entry points of an operator acl_sim does not implement: ACLNN_ERR_INNER_FIND_KERNEL_ERROR. */
-#define ACLNN_UNSUPPORTED(Name, Params)                                                                            \
-  ACLNN_API aclnnStatus aclnn##Name##GetWorkspaceSize(ACLNN_UNPAREN Params, uint64_t*, aclOpExecutor**) {          \
-    return ::acl_sim::capi::api_call("aclnn" #Name "GetWorkspaceSize",                                             \
-                                     [] { ::acl_sim::aclnn::not_implemented("aclnn" #Name); });                   \
-  }                                                                                                                \
-  ACLNN_API aclnnStatus aclnn##Name(void*, uint64_t, aclOpExecutor*, aclrtStream) {                                \
-    return ::acl_sim::capi::api_call("aclnn" #Name, [] { ::acl_sim::aclnn::not_implemented("aclnn" #Name); });     \
-  }
-
-/** A non-two-phase aclnn function acl_sim does not implement. */
-#define ACLNN_UNSUPPORTED_FN(fn, Params)                                                                           \
-  ACLNN_API aclnnStatus fn(ACLNN_UNPAREN Params) {                                                                 \
-    return ::acl_sim::capi::api_call(#fn, [] { ::acl_sim::aclnn::not_implemented(#fn); });                         \
-  }
-
 /** Both entry points of an implemented operator: aclnn<Name>GetWorkspaceSize(Params..., workspaceSize, executor)
  *  runs prepare() with the Plan that the expression after Params builds (it sees `op`, "aclnn<Name>", and the
  *  parameters), and aclnn<Name> is ACLNN_EXECUTE. */

@@ -4,6 +4,7 @@
 #include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_argsort.h"
 #include "aclnnop/aclnn_cumsum.h"
+#include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_gather_v2.h"
 #include "aclnnop/aclnn_index_copy.h"
 #include "aclnnop/aclnn_index_fill_tensor.h"
@@ -11,6 +12,7 @@
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_norm.h"
 #include "aclnnop/aclnn_reduce_sum.h"
+#include "aclnnop/aclnn_scatter.h"
 #include "capi/aclnn_guard.h"
 #include "op/tensor_desc.h"
 
@@ -21,8 +23,8 @@ namespace {
 /** The out dtype must be the dtype argument of ReduceSum / Mean / Cumsum. */
 TensorArg out_of_dtype(const char* op, const aclTensor* out, aclDataType dtype) {
   TensorArg o = tensor_arg(out, "out");
-  ACLNN_REQUIRE(o.dtype == dtype, op, ": out has dtype ", acl_sim::acl_dtype_name(o.dtype), ", dtype asks for ",
-                acl_sim::acl_dtype_name(dtype));
+  ACLNN_REQUIRE(o.dtype == dtype, op, ": out has dtype ", acl_sim::dtype_name(o.dtype), ", dtype asks for ",
+                acl_sim::dtype_name(dtype));
   return o;
 }
 
@@ -40,6 +42,15 @@ ACLNN_OPERATOR(InplaceIndexCopy, (aclTensor* selfRef, int64_t dim, const aclTens
 ACLNN_OPERATOR(InplaceIndexFillTensor, (aclTensor* selfRef, int64_t dim, const aclIntArray* index, const aclScalar* value),
                plan_index_fill(op, tensor_arg(selfRef, "selfRef"), dim, int_array_arg(index, "index"),
                                scalar_arg(value, "value").value))
+ACLNN_OPERATOR(Embedding, (const aclTensor* weight, const aclTensor* indices, const aclTensor* out), [&] {
+  TensorArg w = tensor_arg(weight, "weight");
+  ACLNN_REQUIRE(w.rank() == 2, op, ": weight must be 2-D, got ", acl_sim::dims_to_string(w.shape));
+  return plan_gather(op, std::move(w), 0, tensor_arg(indices, "indices"), tensor_arg(out, "out"), false);
+}())
+ACLNN_OPERATOR(Scatter, (const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* src, int64_t reduce,
+                         aclTensor* out),
+               plan_scatter(op, tensor_arg(self, "self"), dim, tensor_arg(index, "index"), tensor_arg(src, "src"), reduce,
+                            tensor_arg(out, "out")))
 
 ACLNN_OPERATOR(ReduceSum, (const aclTensor* self, const aclIntArray* dim, bool keepDim, aclDataType dtype, aclTensor* out),
                plan_reduce(op, "ReduceSum", tensor_arg(self, "self"), int_array_arg(dim, "dim"), keepDim,

@@ -23,8 +23,8 @@ extern "C" {
 
 ACLNN_OPERATOR(Cast, (const aclTensor* self, const aclDataType dtype, aclTensor* out), [&] {
   TensorArg o = tensor_arg(out, "out");
-  ACLNN_REQUIRE(o.dtype == dtype, op, ": out has dtype ", acl_sim::acl_dtype_name(o.dtype), ", dtype asks for ",
-                acl_sim::acl_dtype_name(dtype));
+  ACLNN_REQUIRE(o.dtype == dtype, op, ": out has dtype ", acl_sim::dtype_name(o.dtype), ", dtype asks for ",
+                acl_sim::dtype_name(dtype));
   TensorArg s = tensor_arg(self, "self");
   require_shape(op, o, s.shape, "out");
   return plan_copy(op, std::move(s), std::move(o));

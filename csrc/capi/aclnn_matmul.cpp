@@ -25,7 +25,7 @@ uint64_t nz_weight_elements(const char* fn, const aclIntArray* shape, aclDataTyp
   std::vector<int64_t> s = int_array_arg(shape, "tensorShape");
   ACLNN_REQUIRE(s.size() >= 2 && s.size() <= 6, fn, ": tensorShape must have 2 to 6 dims, got ", s.size());
   ACLNN_REQUIRE(dtype == ACL_FLOAT16 || dtype == ACL_BF16 || dtype == ACL_INT8 || dtype == ACL_FLOAT, fn,
-                ": dtype ", acl_sim::acl_dtype_name(dtype), " is not supported (float16, bfloat16, int8)");
+                ": dtype ", acl_sim::dtype_name(dtype), " is not supported (float16, bfloat16, int8)");
   uint64_t n = 1;
   for (size_t i = 0; i < s.size(); ++i) {
     ACLNN_REQUIRE(s[i] > 0, fn, ": tensorShape dims must be positive");

@@ -11,14 +11,14 @@
 
 #include "acl/acl_base.h"
 #include "common/error.h"
+#include "common/log.h"
 #include "runtime/call_gate.h"
 
 namespace acl_sim::capi {
 
-/** Record "fn: message" for aclGetRecentErrMsg on this thread, log it, and return code. */
-int record_failure(const char* fn, int code, const char* message);
-/** As record_failure, logging at INFO: for expected outcomes such as a polling timeout. */
-int record_failure_quiet(const char* fn, int code, const char* message);
+/** Record "fn: message" for aclGetRecentErrMsg on this thread, log it at @p level (ERROR unless the outcome is
+ *  one callers expect and handle, such as a polling timeout or a repeated aclInit), and return code. */
+int record_failure(const char* fn, int code, const char* message, log::Level level = log::kError);
 /** The calling thread's last message, or nullptr. */
 const char* recent_message();
 
@@ -57,7 +57,7 @@ aclError api_call_quiet(const char* fn, Body&& body) noexcept {
     body();
     return ACL_SUCCESS;
   } catch (const Error& e) {
-    return record_failure_quiet(fn, e.code(), e.what());
+    return record_failure(fn, e.code(), e.what(), log::kInfo);
   } catch (...) {
     return api_call_ungated(fn, [] { throw; });
   }

@@ -56,8 +56,8 @@ void check_call(const GemmCall& g, bool gemv) {
   ACL_SIM_REQUIRE(g.type == ACL_COMPUTE_HIGH_PRECISION, ACL_ERROR_INVALID_PARAM, "type is ", static_cast<int>(g.type),
                   "; only ACL_COMPUTE_HIGH_PRECISION (0) is supported");
   ACL_SIM_REQUIRE(g.dtype_a == g.dtype_b && blas_dtypes_supported(g.dtype_a, g.dtype_c),
-                  ACL_ERROR_UNSUPPORTED_DATA_TYPE, "data types A=", acl_dtype_name(g.dtype_a), ", ",
-                  gemv ? "x=" : "B=", acl_dtype_name(g.dtype_b), ", ", gemv ? "y=" : "C=", acl_dtype_name(g.dtype_c),
+                  ACL_ERROR_UNSUPPORTED_DATA_TYPE, "data types A=", dtype_name(g.dtype_a), ", ",
+                  gemv ? "x=" : "B=", dtype_name(g.dtype_b), ", ", gemv ? "y=" : "C=", dtype_name(g.dtype_c),
                   " are not supported; supported: float16/float16/float16, float16/float16/float32, "
                   "int8/int8/float32, int8/int8/int32");
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "capi/hccl_guard.h"
+#include "common/error_codes.h"
 #include "common/json.h"
 #include "hccl/comm.h"
 #include "hccl/hccl.h"
@@ -210,35 +211,6 @@ ACL_FUNC_VISIBILITY HcclResult HcclGetCommAsyncError(HcclComm comm, HcclResult* 
   });
 }
 
-ACL_FUNC_VISIBILITY const char* HcclGetErrorString(HcclResult code) {
-  switch (code) {
-    case HCCL_SUCCESS: return "success";
-    case HCCL_E_PARA: return "parameter error";
-    case HCCL_E_PTR: return "empty pointer";
-    case HCCL_E_MEMORY: return "memory error";
-    case HCCL_E_INTERNAL: return "internal error";
-    case HCCL_E_NOT_SUPPORT: return "not support feature";
-    case HCCL_E_NOT_FOUND: return "not found specific resource";
-    case HCCL_E_UNAVAIL: return "resource unavailable";
-    case HCCL_E_SYSCALL: return "call system interface error";
-    case HCCL_E_TIMEOUT: return "timeout";
-    case HCCL_E_OPEN_FILE_FAILURE: return "open file fail";
-    case HCCL_E_TCP_CONNECT: return "tcp connect fail";
-    case HCCL_E_ROCE_CONNECT: return "roce connect fail";
-    case HCCL_E_TCP_TRANSFER: return "tcp transfer fail";
-    case HCCL_E_ROCE_TRANSFER: return "roce transfer fail";
-    case HCCL_E_RUNTIME: return "call runtime api fail";
-    case HCCL_E_DRV: return "call driver api fail";
-    case HCCL_E_PROFILING: return "call profiling api fail";
-    case HCCL_E_CCE: return "call cce api fail";
-    case HCCL_E_NETWORK: return "call network api fail";
-    case HCCL_E_AGAIN: return "try again";
-    case HCCL_E_REMOTE: return "error cqe";
-    case HCCL_E_SUSPENDING: return "error communicator suspending";
-    case HCCL_E_OPRETRY_FAIL: return "retry constraint";
-    case HCCL_E_OOM: return "out of memory";
-    default: return "unknown error";
-  }
-}
+ACL_FUNC_VISIBILITY const char* HcclGetErrorString(HcclResult code) { return hccl_error_text(code); }
 
 }  // extern "C"

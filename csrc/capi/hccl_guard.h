@@ -1,6 +1,7 @@
 // The C boundary for hccl.h: like api_call (api_guard.h), but the functions
 // return HcclResult. Errors thrown with an HcclResult code pass through;
-// runtime (ACL) codes are mapped to the nearest HcclResult, and the message
+// runtime (ACL) codes are mapped to the nearest HcclResult (hccl_result_of,
+// common/error_codes.h), and the message
 // (naming the function and the original code) is recorded for
 // aclGetRecentErrMsg.
 #pragma once
@@ -9,25 +10,10 @@
 
 #include "capi/api_guard.h"
 #include "common/error.h"
+#include "common/error_codes.h"
 #include "hccl/hccl_types.h"
 
 namespace acl_sim::capi {
-
-/** HcclResult for an error code thrown inside the core. */
-inline HcclResult to_hccl_result(int code) {
-  if (code > HCCL_SUCCESS && code < HCCL_E_RESERVED) return static_cast<HcclResult>(code);
-  switch (code) {
-    case 107000:  // ACL_ERROR_RT_PARAM_INVALID
-    case 107001:  // ACL_ERROR_RT_INVALID_DEVICEID
-    case 100000:  // ACL_ERROR_INVALID_PARAM
-      return HCCL_E_PARA;
-    case 207001:  // ACL_ERROR_RT_MEMORY_ALLOCATION
-    case 100024:  // ACL_ERROR_BAD_ALLOC
-      return HCCL_E_MEMORY;
-    default:
-      return HCCL_E_RUNTIME;
-  }
-}
 
 /** Run body(); map exceptions to HcclResult and record the message. */
 template <class Body>
@@ -37,7 +23,7 @@ HcclResult hccl_call(const char* fn, Body&& body) noexcept {
     body();
     return HCCL_SUCCESS;
   } catch (const Error& e) {
-    HcclResult r = to_hccl_result(e.code());
+    HcclResult r = hccl_result_of(e.code());
     if (r == e.code()) {
       record_failure(fn, r, e.what());
     } else {

@@ -18,8 +18,9 @@ aclmdlDataset* aclmdlCreateDataset(void) {
 aclError aclmdlDestroyDataset(const aclmdlDataset* dataset) {
   return api_call("aclmdlDestroyDataset", [&] {
     ACL_SIM_REQUIRE(dataset != nullptr, ACL_ERROR_INVALID_PARAM, "dataset is NULL");
-    ACL_SIM_REQUIRE(acl_sim::datasets().remove(dataset) != nullptr, ACL_ERROR_INVALID_PARAM,
-                    "dataset is not a live aclmdlDataset (double destroy?)");
+    auto ds = acl_sim::datasets().remove(dataset);
+    ACL_SIM_REQUIRE(ds != nullptr, ACL_ERROR_INVALID_PARAM, "dataset is not a live aclmdlDataset (double destroy?)");
+    for (aclTensorDesc* d : ds->owned_descs) acl_sim::tensor_descs().remove(d);
   });
 }
 

@@ -44,7 +44,7 @@ aclError get_dims(const char* fn, const aclmdlDesc* handle, size_t index, aclmdl
 
 std::vector<char> read_file(const char* path) {
   std::ifstream in(path, std::ios::binary);
-  ACL_SIM_REQUIRE(in.good(), kGeModelPathInvalid, "cannot open model file '", path, "'");
+  ACL_SIM_REQUIRE(in.good(), ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID, "cannot open model file '", path, "'");
   return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
@@ -136,6 +136,11 @@ aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmd
     auto d = acl_sim::require_model_desc(modelDesc);
     ACL_SIM_REQUIRE(dims != nullptr, ACL_ERROR_INVALID_PARAM, "dims is NULL");
     const acl_sim::IoDesc& io = acl_sim::io_at(*d, index, false);
+    if (d->runtime_output_dims) {  // the last execution's dims; -1 (unknown) in run-time dims before any
+      std::vector<int64_t> last;
+      acl_sim::fill_dims(dims, io.name, d->profile && d->profile->last_dims(index, last) ? last : io.dims);
+      return;
+    }
     int64_t cur = d->profile ? d->profile->current.load() : -1;
     size_t p = cur >= 0 && static_cast<size_t>(cur) < d->output_dims.size() ? static_cast<size_t>(cur)
                                                                              : d->largest_profile;

@@ -44,16 +44,16 @@ void apply_profile(uint32_t model_id, aclmdlDataset* dataset, size_t index, Dyna
   const DynamicInfo& dyn = lm->model->io().dynamic;
   // CANN (GeExecutor::SetDynamic*) answers a static model and a setter of the wrong kind with the same
   // ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID as an uncompiled profile: "does not match the gear of the model".
-  ACL_SIM_REQUIRE(dyn.kind != DynamicKind::None, kGeDynamicBatchSizeInvalid, "model ", model_id,
+  ACL_SIM_REQUIRE(dyn.kind != DynamicKind::None, ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID, "model ", model_id,
                   " was compiled with static shapes; recompile with ", kind_name(kind));
-  ACL_SIM_REQUIRE(dyn.kind == kind, kGeDynamicBatchSizeInvalid, "model ", model_id, " was compiled with ",
+  ACL_SIM_REQUIRE(dyn.kind == kind, ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID, "model ", model_id, " was compiled with ",
                   kind_name(dyn.kind), ", not ", kind_name(kind));
   ACL_SIM_REQUIRE(static_cast<int64_t>(index) == dyn.mbatch_input_index, ACL_ERROR_INVALID_PARAM, "index ", index,
                   " is not the ascend_mbatch_shape_data input (index ", dyn.mbatch_input_index, ")");
   size_t profile = dyn.profiles.size();
   for (size_t p = 0; p < dyn.profiles.size(); ++p)
     if (dyn.profiles[p] == values) profile = p;
-  ACL_SIM_REQUIRE(profile < dyn.profiles.size(), kGeDynamicBatchSizeInvalid, dims_to_string(values),
+  ACL_SIM_REQUIRE(profile < dyn.profiles.size(), ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID, dims_to_string(values),
                   " is not a compiled profile; the model has ", profiles_text(dyn));
   ACL_SIM_REQUIRE(index < ds->buffers.size(), ACL_ERROR_INVALID_PARAM, "the dataset has ", ds->buffers.size(),
                   " buffers; add the ascend_mbatch_shape_data buffer at index ", index, " first");
@@ -81,7 +81,7 @@ size_t selected_profile(const Model& m, const aclmdlDataset& inputs) {
   std::memcpy(values.data(), b.addr, k * sizeof(int64_t));
   for (size_t p = 0; p < dyn.profiles.size(); ++p)
     if (dyn.profiles[p] == values) return p;
-  fail(kGeDynamicBatchSizeInvalid, "ascend_mbatch_shape_data holds ", dims_to_string(values),
+  fail(ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID, "ascend_mbatch_shape_data holds ", dims_to_string(values),
        ", which is no compiled profile (", profiles_text(dyn), "); call the dynamic setter (",
        kind_name(dyn.kind), ") before executing");
 }
@@ -128,7 +128,7 @@ aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset* dataset, siz
         for (int64_t d : io.inputs[i].dims) {
           if (d < 0) values.push_back(given[pos]);
           else
-            ACL_SIM_REQUIRE(given[pos] == d, acl_sim::kGeDynamicBatchSizeInvalid, "dims[", pos, "] is ", given[pos],
+            ACL_SIM_REQUIRE(given[pos] == d, ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID, "dims[", pos, "] is ", given[pos],
                             " but input '", io.inputs[i].name, "' has the static dim ", d, " there");
           ++pos;
         }

@@ -25,9 +25,24 @@ namespace {
 
 struct PreparedRun {
   std::shared_ptr<LoadedModel> lm;
+  std::shared_ptr<aclmdlDataset> out_ds;  // kept for run-time output dims (publish_output_dims)
   size_t profile = 0;
   std::vector<void*> inputs, outputs;
 };
+
+/** Model::run; a model with run-time output dims also records them for aclmdlGetCurOutputDims and
+ *  the output dataset's tensor descs. */
+void execute(const PreparedRun& run) {
+  const Model& m = *run.lm->model;
+  if (!m.has_runtime_output_dims()) {
+    m.run(run.profile, run.inputs, run.outputs);
+    return;
+  }
+  std::vector<std::vector<int64_t>> dims;
+  m.run(run.profile, run.inputs, run.outputs, &dims);
+  publish_output_dims(*run.out_ds, m.io(), dims);
+  run.lm->profile->record(std::move(dims));
+}
 
 // Fills @p run (its vectors keep their capacity from earlier calls).
 void prepare(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* output, PreparedRun& run) {
@@ -39,6 +54,7 @@ void prepare(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* outpu
   const ModelIO& io = m.io();
   auto in_ds = require_dataset(input, "input");
   auto out_ds = require_dataset(output, "output");
+  run.out_ds = out_ds;
   ACL_SIM_REQUIRE(in_ds->buffers.size() == io.inputs.size(), ACL_ERROR_MODEL_INPUT_NOT_MATCH, "the model has ",
                   io.inputs.size(), " inputs", io.dynamic.kind != DynamicKind::None ? " (including ascend_mbatch_shape_data)" : "",
                   ", the input dataset has ", in_ds->buffers.size(), " buffers");
@@ -82,7 +98,7 @@ void run_now(const PreparedRun& run) {
     LoadedModel* lm;
     ~Done() { lm->end_run(); }
   } done{run.lm.get()};
-  run.lm->model->run(run.profile, run.inputs, run.outputs);
+  execute(run);
 }
 
 void enqueue(PreparedRun run, Stream& stream) {
@@ -95,7 +111,7 @@ void enqueue(PreparedRun run, Stream& stream) {
         LoadedModel* lm;
         ~Done() { lm->end_run(); }
       } done{run.lm.get()};
-      run.lm->model->run(run.profile, run.inputs, run.outputs);
+      execute(run);
     });
   } catch (...) {
     lm->end_run();
@@ -121,6 +137,7 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
       bool owns;
       ~Release() {
         run.lm.reset();  // the model may be unloaded after this call returns
+        run.out_ds.reset();
         if (owns) cached_busy = false;
       }
     } release{run, !cached_busy};

@@ -1,9 +1,38 @@
 #include "capi/mdl_state.h"
 
 #include "common/error.h"
+#include "op/tensor_desc.h"
 #include "runtime/runtime.h"
 
 namespace acl_sim {
+
+void ProfileState::record(std::vector<std::vector<int64_t>> dims) {
+  std::lock_guard<std::mutex> lock(mu_);
+  last_dims_ = std::move(dims);
+}
+
+bool ProfileState::last_dims(size_t index, std::vector<int64_t>& out) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (index >= last_dims_.size()) return false;
+  out = last_dims_[index];
+  return true;
+}
+
+void publish_output_dims(aclmdlDataset& ds, const ModelIO& io, const std::vector<std::vector<int64_t>>& dims) {
+  for (size_t i = 0; i < dims.size() && i < ds.descs.size() && i < io.outputs.size(); ++i) {
+    if (auto desc = ds.descs[i] ? tensor_descs().find(ds.descs[i]) : nullptr) {
+      desc->dims = dims[i];
+      continue;
+    }
+    auto desc = std::make_shared<aclTensorDesc>();
+    desc->dtype = static_cast<aclDataType>(io.outputs[i].dtype);
+    desc->format = static_cast<aclFormat>(io.outputs[i].format);
+    desc->dims = dims[i];
+    desc->name = io.outputs[i].name;
+    ds.descs[i] = tensor_descs().add(std::move(desc));
+    ds.owned_descs.push_back(ds.descs[i]);
+  }
+}
 
 void LoadedModel::begin_run() {
   std::lock_guard<std::mutex> lock(mu);
@@ -43,7 +72,7 @@ uint32_t ModelTable::add(std::shared_ptr<LoadedModel> m) {
 std::shared_ptr<LoadedModel> ModelTable::require(uint32_t id) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = models_.find(id);
-  ACL_SIM_REQUIRE(it != models_.end(), kGeModelIdInvalid, "model id ", id,
+  ACL_SIM_REQUIRE(it != models_.end(), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, "model id ", id,
                   " is not loaded (never loaded, or already unloaded)");
   return it->second;
 }
@@ -51,7 +80,7 @@ std::shared_ptr<LoadedModel> ModelTable::require(uint32_t id) const {
 std::shared_ptr<LoadedModel> ModelTable::remove(uint32_t id) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = models_.find(id);
-  ACL_SIM_REQUIRE(it != models_.end(), kGeModelIdInvalid, "model id ", id,
+  ACL_SIM_REQUIRE(it != models_.end(), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, "model id ", id,
                   " is not loaded (never loaded, or already unloaded)");
   auto m = std::move(it->second);
   models_.erase(it);
@@ -110,6 +139,7 @@ void describe(aclmdlDesc& desc, const Model& m, std::shared_ptr<ProfileState> pr
   desc.output_dims.clear();
   for (size_t p = 0; p < m.profile_count(); ++p) desc.output_dims.push_back(m.output_dims(p));
   desc.largest_profile = largest_profile(m);
+  desc.runtime_output_dims = m.has_runtime_output_dims();
   desc.profile = std::move(profile);
   desc.filled = true;
 }

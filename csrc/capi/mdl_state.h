@@ -18,16 +18,19 @@ namespace acl_sim {
 
 class Device;
 
-// GE codes that aclmdl passes through unchanged, as CANN does (ge_error_codes.h values).
-constexpr int kGeParamInvalid = 145000;
-constexpr int kGeModelPathInvalid = 145002;
-constexpr int kGeModelIdInvalid = 145003;
-constexpr int kGeDataSizeInvalid = 145006;
-constexpr int kGeDynamicBatchSizeInvalid = 145013;
-
 /** The profile a dynamic model last ran or was set to; shared by the model and the descs taken from it. */
 struct ProfileState {
   std::atomic<int64_t> current{-1};  // -1: none chosen yet (cur output dims = largest profile)
+
+  // A model with run-time output dims (Model::has_runtime_output_dims): the outputs' dims in the
+  // execution that finished last (aclmdlGetCurOutputDims reports them).
+  void record(std::vector<std::vector<int64_t>> dims);
+  /** False until an execution finished (or for an index it did not report). */
+  bool last_dims(size_t index, std::vector<int64_t>& out) const;
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::vector<int64_t>> last_dims_;
 };
 
 /** One aclmdlLoad* result. */
@@ -73,12 +76,15 @@ struct aclmdlDesc {
   acl_sim::ModelIO io;
   std::vector<std::vector<std::vector<int64_t>>> output_dims;  // [profile][output] dims
   size_t largest_profile = 0;
+  bool runtime_output_dims = false;                 // Model::has_runtime_output_dims
   std::shared_ptr<acl_sim::ProfileState> profile;  // null for descs from a file
 };
 
 struct aclmdlDataset {
   std::vector<aclDataBuffer*> buffers;
   std::vector<aclTensorDesc*> descs;  // parallel to buffers; null when unset
+  // Descs an execution created for run-time output dims (aclmdlGetDatasetTensorDesc); destroyed with the dataset.
+  std::vector<aclTensorDesc*> owned_descs;
 };
 
 namespace acl_sim {
@@ -89,6 +95,10 @@ HandleTable<aclmdlDataset>& datasets();
 /** The live desc; throws 100000 for NULL/dead. @p need_filled: also require aclmdlGetDesc to have run. */
 std::shared_ptr<aclmdlDesc> require_model_desc(const void* handle, bool need_filled = true);
 std::shared_ptr<aclmdlDataset> require_dataset(const void* handle, const char* what);
+
+/** After an execution of a model with run-time output dims: output i's tensor desc in @p ds gets the
+ *  dims of that run (a desc the user set is updated; else one owned by the dataset is created). */
+void publish_output_dims(aclmdlDataset& ds, const ModelIO& io, const std::vector<std::vector<int64_t>>& dims);
 
 /** Fill @p desc from @p m. */
 void describe(aclmdlDesc& desc, const Model& m, std::shared_ptr<ProfileState> profile);

@@ -9,17 +9,10 @@ thread_local std::string t_recent;
 thread_local bool t_has_recent = false;
 }  // namespace
 
-int record_failure(const char* fn, int code, const char* message) {
+int record_failure(const char* fn, int code, const char* message, log::Level level) {
   t_recent = str(fn, ": ", message, " (error code ", code, ")");
   t_has_recent = true;
-  ACL_SIM_LOG_ERROR("APP", t_recent);
-  return code;
-}
-
-int record_failure_quiet(const char* fn, int code, const char* message) {
-  t_recent = str(fn, ": ", message, " (error code ", code, ")");
-  t_has_recent = true;
-  ACL_SIM_LOG_INFO("APP", t_recent);
+  ACL_SIM_LOG(level, "APP", t_recent);
   return code;
 }
 

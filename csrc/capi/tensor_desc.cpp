@@ -21,38 +21,6 @@ std::shared_ptr<aclTensorDesc> require_tensor_desc(const void* handle, const cha
   return desc;
 }
 
-size_t acl_dtype_bytes(int dtype) {
-  switch (dtype) {
-    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
-    case ACL_FLOAT16: case ACL_INT16: case ACL_UINT16: case ACL_BF16: return 2;
-    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
-    case ACL_HIFLOAT8: case ACL_FLOAT8_E5M2: case ACL_FLOAT8_E4M3FN: case ACL_FLOAT8_E8M0: return 1;
-    case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: case ACL_COMPLEX64: return 8;
-    case ACL_COMPLEX128: return 16;
-    case ACL_COMPLEX32: return 4;
-    default: return 0;
-  }
-}
-
-const char* acl_dtype_name(int dtype) {
-  switch (dtype) {
-    case ACL_FLOAT: return "float32";
-    case ACL_FLOAT16: return "float16";
-    case ACL_INT8: return "int8";
-    case ACL_INT32: return "int32";
-    case ACL_UINT8: return "uint8";
-    case ACL_INT16: return "int16";
-    case ACL_UINT16: return "uint16";
-    case ACL_UINT32: return "uint32";
-    case ACL_INT64: return "int64";
-    case ACL_UINT64: return "uint64";
-    case ACL_DOUBLE: return "float64";
-    case ACL_BOOL: return "bool";
-    case ACL_BF16: return "bfloat16";
-    default: return "unsupported dtype";
-  }
-}
-
 int64_t element_count(const std::vector<int64_t>& dims) {
   int64_t n = 1;
   for (int64_t d : dims) {
@@ -77,7 +45,7 @@ namespace {
 
 constexpr int kMaxDims = 128;
 
-bool known_dtype(int dt) { return dt == ACL_STRING || acl_sim::acl_dtype_bytes(dt) != 0 || dt == ACL_INT4 || dt == ACL_UINT1; }
+bool known_dtype(int dt) { return dt != ACL_DT_UNDEFINED && acl_sim::find_dtype(dt) != nullptr; }
 
 }  // namespace
 
@@ -120,7 +88,7 @@ aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc) {
 size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
   return api_value<size_t>("aclGetTensorDescSize", 0, [&] {
     auto d = acl_sim::require_tensor_desc(desc, "desc");
-    return static_cast<size_t>(acl_sim::element_count(d->dims)) * acl_sim::acl_dtype_bytes(d->dtype);
+    return static_cast<size_t>(acl_sim::element_count(d->dims)) * acl_sim::dtype_size(d->dtype);
   });
 }
 

@@ -16,6 +16,7 @@
 // are also available as double.
 #pragma once
 
+#include "acl/acl_base.h"
 #include "common/export.h"
 
 #include <cstddef>
@@ -35,8 +36,8 @@ enum class Type { Null, Bool, Number, String, Array, Object };
 /** Name of a type for messages ("object", "number", ...). */
 ACL_SIM_JSON_API const char* type_name(Type t);
 
-/** Error code used when the caller gives none: ACL_ERROR_PARSE_FILE (100006). */
-constexpr int kDefaultErrorCode = 100006;
+/** Error code used when the caller gives none: ACL_ERROR_PARSE_FILE. */
+constexpr int kDefaultErrorCode = ACL_ERROR_PARSE_FILE;
 
 class ACL_SIM_JSON_API Value {
  public:

@@ -17,10 +17,7 @@ namespace acl_sim {
 class Stream;
 struct SocProfile;
 
-/** ACL_ERROR_RT_KERNEL_LOOKUP (rt_error_codes.h): no kernel of that name in the binary. */
-constexpr int kRtKernelLookup = 507027;
-
-/** blockDim limits (hardware_and_algorithms.md §1.2). */
+/** CANN's blockDim limit: 1..65535 blocks per launch. */
 constexpr uint32_t kMaxBlockDim = 65535;
 /** Parameters a kernel entry may take (8-byte slots). */
 constexpr size_t kMaxKernelArgs = 32;

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <utility>
 
-#include "acl/error_codes/rt_error_codes.h"
 #include "common/error.h"
+#include "common/error_codes.h"
 #include "executor/block_launch.h"
 #include "runtime/runtime.h"
 
@@ -176,7 +176,7 @@ KernelFunction* KernelHandles::function(const std::shared_ptr<KernelBinary>& bin
   if (it != by_name_.end() && functions.contains(it->second)) return it->second;
   ::dlerror();
   void* sym = ::dlsym(bin->module(), name.c_str());
-  ACL_SIM_REQUIRE(sym && defined_in_module(bin->module(), sym), kRtKernelLookup, "kernel '", name,
+  ACL_SIM_REQUIRE(sym && defined_in_module(bin->module(), sym), ACL_ERROR_RT_KERNEL_LOOKUP, "kernel '", name,
                   "' is not defined in '", bin->path(), "' (declare it extern \"C\" __global__ __aicore__)");
   auto fn = std::make_shared<KernelFunction>();
   fn->binary = bin;

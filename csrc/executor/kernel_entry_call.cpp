@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "common/error.h"
+#include "common/error_codes.h"
 #include "executor/block_launch.h"
 
 namespace acl_sim {
@@ -40,7 +41,7 @@ constexpr auto kThunks = make_table(std::make_index_sequence<kMaxKernelArgs + 1>
 }  // namespace
 
 void invoke_kernel_entry(void* entry, const uint64_t* slots, size_t n) {
-  if (n > kMaxKernelArgs) fail(107000, "a kernel takes at most ", kMaxKernelArgs, " parameters, got ", n);
+  if (n > kMaxKernelArgs) fail(ACL_ERROR_RT_PARAM_INVALID, "a kernel takes at most ", kMaxKernelArgs, " parameters, got ", n);
   kThunks[n](entry, slots);
 }
 

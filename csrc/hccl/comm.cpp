@@ -1,7 +1,7 @@
 #include "hccl/comm.h"
 
-#include "acl/error_codes/rt_error_codes.h"
 #include "common/error.h"
+#include "common/error_codes.h"
 #include "common/fault_injection.h"
 #include "common/log.h"
 #include "hccl/algorithms/collective.h"
@@ -15,21 +15,11 @@
 namespace acl_sim::hccl {
 namespace {
 
-// The code a failed collective leaves in its stream (aclrtSynchronizeStream returns it): a timeout
-// reads as the stream sync timeout, anything else as an internal runtime error. The HcclResult itself
-// is available from HcclGetCommAsyncError and in the message.
-int stream_code_for(int hccl_code) {
-  return hccl_code == HCCL_E_TIMEOUT ? ACL_ERROR_RT_STREAM_SYNC_TIMEOUT : ACL_ERROR_RT_DRV_INTERNAL_ERROR;
-}
-
+// A failed collective leaves stream_code_of_hccl(code) in its stream; the HcclResult itself is
+// available from HcclGetCommAsyncError and, by name, in the message.
 const char* result_name(int code) {
-  switch (code) {
-    case HCCL_E_PARA: return "HCCL_E_PARA";
-    case HCCL_E_TIMEOUT: return "HCCL_E_TIMEOUT";
-    case HCCL_E_REMOTE: return "HCCL_E_REMOTE";
-    case HCCL_E_NOT_SUPPORT: return "HCCL_E_NOT_SUPPORT";
-    default: return "HCCL_E_INTERNAL";
-  }
+  const char* name = error_code_name(code);
+  return name ? name : "HCCL_E_INTERNAL";
 }
 
 }  // namespace
@@ -91,33 +81,28 @@ void Communicator::enqueue(aclrtStream stream, OpDesc desc) {
   ACL_SIM_REQUIRE(s->device().id() == device_id_, HCCL_E_PARA, "the stream belongs to device ", s->device().id(),
                   ", but this rank's communicator is on device ", device_id_);
   if (fault::hccl_rank_absent(rank_)) return;  // hardening tests: this rank never arrives
-  if (desc.kind != OpKind::kSend && desc.kind != OpKind::kRecv) {
-    // Counted before it is queued (it may run at once); a captured one may be replayed any number of times.
-    if (s->capture()) {
-      replayable_.store(true);
-    } else {
-      issued_.fetch_add(1);
-    }
-  }
   enqueue_on(s, std::move(desc));
 }
 
 void Communicator::enqueue_on(const std::shared_ptr<Stream>& s, OpDesc desc) {
+  const bool collective = desc.kind != OpKind::kSend && desc.kind != OpKind::kRecv;
+  const bool captured = collective && s->capture() != nullptr;
   std::shared_ptr<Communicator> self = shared_from_this();
   s->enqueue("hccl_collective", [self, desc = std::move(desc)] {
     try {
       self->execute(desc);
     } catch (const Error& e) {
-      throw Error(stream_code_for(e.code()), str(result_name(e.code()), " (", e.code(), "): ", e.what()));
+      throw Error(stream_code_of_hccl(e.code()), str(result_name(e.code()), " (", e.code(), "): ", e.what()));
     }
   });
+  if (collective) count_issued(captured);
 }
 
 Error Communicator::collective_failed(OpKind kind, int code, const std::string& why) {
   const std::string msg = str(kind_name(kind), " on rank ", rank_, ": ", why);
   record_failure(code, msg);
   ACL_SIM_LOG_ERROR("HCCL", msg);
-  return Error(stream_code_for(code), str(result_name(code), " (", code, "): ", msg));
+  return Error(stream_code_of_hccl(code), str(result_name(code), " (", code, "): ", msg));
 }
 
 void Communicator::execute(const OpDesc& desc) {
@@ -142,7 +127,7 @@ LocalCommunicator::LocalCommunicator(std::shared_ptr<LocalGroup> group, uint32_t
 void LocalCommunicator::enqueue_on(const std::shared_ptr<Stream>& s, OpDesc desc) {
   if (desc.kind == OpKind::kSend || desc.kind == OpKind::kRecv) return Communicator::enqueue_on(s, std::move(desc));
   auto self = std::static_pointer_cast<LocalCommunicator>(shared_from_this());
-  s->enqueue_wait(std::make_shared<LocalArrival>(std::move(self), std::move(desc)));
+  count_issued(s->enqueue_wait(std::make_shared<LocalArrival>(std::move(self), std::move(desc))));
 }
 
 void LocalCommunicator::on_left(const std::string& why) {

@@ -73,6 +73,14 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   virtual void run(const OpDesc& desc, const Deadline& deadline) = 0;
   /** The rank left (see leave); @p why names the refused call. Default: peers find out by timing out. */
   virtual void on_left(const std::string& why) {}
+  /** enqueue_on queued a collective (@p captured: recorded into a task graph instead). */
+  void count_issued(bool captured) {
+    if (captured) {
+      replayable_.store(true);
+    } else {
+      issued_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
 
  private:
   void record_failure(int code, const std::string& message);

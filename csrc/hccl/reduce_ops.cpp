@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "common/error.h"
-#include "kernels/fp16.h"
+#include "common/fp16.h"
 
 namespace acl_sim::hccl {
 namespace {

@@ -13,7 +13,7 @@
 #include "common/error.h"
 #include "executor/thread_pool.h"
 #include "kernels/aipp_params.h"
-#include "kernels/fp16.h"
+#include "common/fp16.h"
 #include "kernels/op_registry.h"
 
 namespace acl_sim {

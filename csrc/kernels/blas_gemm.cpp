@@ -7,7 +7,7 @@
 #include "acl/acl_base.h"
 #include "common/error.h"
 #include "executor/thread_pool.h"
-#include "kernels/fp16.h"
+#include "common/fp16.h"
 #include "kernels/gemm.h"
 #include "kernels/op_registry.h"
 

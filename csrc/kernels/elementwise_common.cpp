@@ -28,25 +28,6 @@ SimdLevel simd_level() {
   return level;
 }
 
-const char* dtype_name(int dt) {
-  switch (dt) {
-    case ACL_FLOAT: return "float32";
-    case ACL_FLOAT16: return "float16";
-    case ACL_BF16: return "bfloat16";
-    case ACL_DOUBLE: return "float64";
-    case ACL_INT8: return "int8";
-    case ACL_UINT8: return "uint8";
-    case ACL_INT16: return "int16";
-    case ACL_UINT16: return "uint16";
-    case ACL_INT32: return "int32";
-    case ACL_UINT32: return "uint32";
-    case ACL_INT64: return "int64";
-    case ACL_UINT64: return "uint64";
-    case ACL_BOOL: return "bool";
-    default: return "unknown dtype";
-  }
-}
-
 double scalar_as_double(const TensorView& t, int64_t i) {
   return dispatch_dtype(t.dtype, "scalar input", [&](auto tag) -> double {
     using T = decltype(tag);

@@ -28,7 +28,7 @@
 #include "acl/acl_base.h"
 #include "common/error.h"
 #include "executor/thread_pool.h"
-#include "kernels/fp16.h"
+#include "common/fp16.h"
 #include "kernels/op_registry.h"
 
 #define ACL_SIM_INLINE __attribute__((always_inline)) inline
@@ -76,17 +76,6 @@ inline void mv_call(const K& k, A... a) {
 /** Storage tags for the 16-bit float types (computed in float). */
 struct Half { uint16_t bits; };
 struct BFloat16 { uint16_t bits; };
-
-/** Human name of an aclDataType number for messages ("float16"). */
-const char* dtype_name(int dtype);
-
-inline bool is_float_dtype(int dt) {
-  return dt == ACL_FLOAT || dt == ACL_FLOAT16 || dt == ACL_BF16 || dt == ACL_DOUBLE;
-}
-inline bool is_int_dtype(int dt) {
-  return dt == ACL_INT8 || dt == ACL_UINT8 || dt == ACL_INT16 || dt == ACL_UINT16 || dt == ACL_INT32 ||
-         dt == ACL_UINT32 || dt == ACL_INT64 || dt == ACL_UINT64;
-}
 
 /** Calls f(T{}) with T the C type of dtype (Half/BFloat16 for the 16-bit floats, bool for ACL_BOOL).
  *  Throws ACL_ERROR_UNSUPPORTED_DATA_TYPE for anything else. */

@@ -9,16 +9,13 @@
 
 #include "acl/acl_base.h"
 #include "common/error.h"
-#include "kernels/fp16.h"
+#include "common/fp16.h"
 #include "kernels/op_registry.h"
 
 namespace acl_sim {
 
-inline bool is_float_dtype(int dtype) { return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
-
-inline const char* float_dtype_name(int dtype) {
-  return dtype == ACL_FLOAT ? "float32" : dtype == ACL_FLOAT16 ? "float16" : dtype == ACL_BF16 ? "bfloat16" : "other";
-}
+/** The dtypes the fp32-staged ops take: float32, float16, bfloat16 (no float64). */
+inline bool is_staged_float_dtype(int dtype) { return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
 
 /** An input seen as fp32: points at the tensor itself when it is fp32, else at a widened copy. */
 class F32Input {
@@ -82,7 +79,7 @@ inline int require_float_io(const OpContext& ctx, size_t required, size_t min_ou
     ACL_SIM_REQUIRE(ctx.inputs[i].present(), ACL_ERROR_OP_INPUT_NOT_MATCH, ctx.op_type, ": input ", i,
                     " is required");
   const int dtype = ctx.inputs[0].dtype;
-  ACL_SIM_REQUIRE(is_float_dtype(dtype), ACL_ERROR_OP_INPUT_NOT_MATCH, ctx.op_type,
+  ACL_SIM_REQUIRE(is_staged_float_dtype(dtype), ACL_ERROR_OP_INPUT_NOT_MATCH, ctx.op_type,
                   ": input 0 has unsupported dtype ", dtype, " (supported: float32, float16, bfloat16)");
   for (size_t i = 0; i < ctx.inputs.size(); ++i) {
     if (!ctx.inputs[i].present()) continue;

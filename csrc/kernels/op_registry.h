@@ -15,6 +15,8 @@
 #include <variant>
 #include <vector>
 
+#include "common/dtype.h"  // dtype_size, dtype_name: the vocabulary of TensorView::dtype
+
 namespace acl_sim {
 
 /** A dense, row-major tensor in device (or host) memory. dtype is an aclDataType number. */
@@ -30,9 +32,6 @@ struct TensorView {
   }
   bool present() const { return data != nullptr; }
 };
-
-/** Bytes per element of an aclDataType number; 0 if unsupported. */
-size_t dtype_size(int dtype);
 
 using AttrValue = std::variant<int64_t, double, std::string, std::vector<int64_t>, std::vector<double>>;
 

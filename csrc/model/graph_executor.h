@@ -9,6 +9,12 @@
 //   then calls the nodes.
 // A PreparedGraph belongs to one workspace; concurrent runs use different
 // PreparedGraphs (Model keeps a pool of workspaces).
+//
+// Run-time dims (docs/dynamic_shapes.md): a graph with symbols also gets, per
+// node, the view dims to patch from the current symbol values before the node
+// runs; a shape-setting node has its output views reset to their capacity
+// before it runs and its actual output shapes read back into the symbols after.
+// A static graph skips all of it (node_dims stays empty).
 #pragma once
 
 #include <cstddef>
@@ -27,8 +33,23 @@ struct PreparedGraph {
     bool is_input;  // model input (else model output)
     size_t index;   // dataset index
   };
+  struct DimPatch {
+    TensorView* view;
+    uint32_t dim;
+    uint32_t sym;
+  };
+  struct Reset {  // a shape-setting node's output: capacity before the node, symbols read after
+    TensorView* view;
+    const TensorDesc* desc;
+  };
+  struct NodeDims {
+    std::vector<DimPatch> before;  // inputs and outputs of an ordinary node
+    std::vector<Reset> outputs;    // shape-setting node only
+  };
   std::vector<OpContext> nodes;  // one per GraphDesc node, same order
   std::vector<Patch> patches;
+  std::vector<NodeDims> node_dims;  // one per node when the graph has symbols, else empty
+  std::vector<int64_t> symbols;     // the current run's symbol values
 };
 
 /** Hooks in force for one run (either may be null). */
@@ -49,6 +70,10 @@ class GraphExecutor {
    *  A failing node throws its Error with the node name and op type prepended. */
   void run(PreparedGraph& prepared, const std::vector<void*>& inputs, const std::vector<void*>& outputs,
            const RunHooks& hooks, const Model* model, size_t profile) const;
+
+  /** After run(): the actual dims of every model output (index = output index), symbols resolved.
+   *  @p out gets one entry per model output the graph writes. */
+  void output_dims(const PreparedGraph& prepared, std::vector<std::vector<int64_t>>& out) const;
 
   const GraphDesc& graph() const { return graph_; }
 

@@ -48,6 +48,7 @@ struct Model::Impl {
   std::vector<GraphExecutor> executors;
   uint64_t work_size = 0;
   bool describe_only = false;
+  bool runtime_output_dims = false;  // some output tensor has a run-time dim (any profile)
 
   std::vector<std::vector<std::vector<int64_t>>> in_dims, out_dims;  // [profile][io]
   std::vector<std::vector<size_t>> in_sizes, out_sizes;
@@ -105,6 +106,9 @@ struct Model::Impl {
     const ModelIO& io = om.io;
     for (size_t p = 0; p < om.graphs.size(); ++p) {
       const GraphDesc& g = om.graphs[p];
+      for (const auto& t : g.tensors)
+        if (t.kind == TensorKind::Output)
+          for (int32_t s : t.sym) runtime_output_dims = runtime_output_dims || s >= 0;
       std::vector<std::vector<int64_t>> ins(io.inputs.size()), outs(io.outputs.size());
       std::vector<bool> in_known(io.inputs.size(), false);
       for (const auto& t : g.tensors) {
@@ -290,6 +294,13 @@ size_t Model::node_count(size_t profile) const {
 const std::string& Model::meta_json() const { return impl_->om.meta_json; }
 
 void Model::run(size_t profile, const std::vector<void*>& inputs, const std::vector<void*>& outputs) const {
+  run(profile, inputs, outputs, nullptr);
+}
+
+bool Model::has_runtime_output_dims() const { return impl_->runtime_output_dims; }
+
+void Model::run(size_t profile, const std::vector<void*>& inputs, const std::vector<void*>& outputs,
+                std::vector<std::vector<int64_t>>* actual_output_dims) const {
   Impl& m = *impl_;
   ACL_SIM_REQUIRE(!m.describe_only, ACL_ERROR_INVALID_PARAM, "the model was loaded for description only");
   m.check_profile(profile);
@@ -317,6 +328,10 @@ void Model::run(size_t profile, const std::vector<void*>& inputs, const std::vec
       m.executors[profile].prepare(*prepared, slot->workspace);
     }
     m.executors[profile].run(*prepared, inputs, outputs, hooks, this, profile);
+    if (actual_output_dims) {
+      if (prepared->symbols.empty()) *actual_output_dims = m.out_dims[profile];
+      else m.executors[profile].output_dims(*prepared, *actual_output_dims);
+    }
   } catch (...) {
     m.release(std::move(slot));
     throw;

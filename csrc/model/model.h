@@ -153,6 +153,14 @@ class ACL_SIM_MODEL_API Model {
    *  caller validates buffer sizes). Throws 100000 for a wrong count, null pointer or profile, and the
    *  failing node's error (message names the node and op). Thread-safe (see above). */
   void run(size_t profile, const std::vector<void*>& inputs, const std::vector<void*>& outputs) const;
+  /** As run(); also returns in @p actual_output_dims the dims each output has in this run: a model with
+   *  run-time output dims (has_runtime_output_dims) writes only that many elements of each output buffer. */
+  void run(size_t profile, const std::vector<void*>& inputs, const std::vector<void*>& outputs,
+           std::vector<std::vector<int64_t>>* actual_output_dims) const;
+  /** True when some output dim is set at run time by a shape-setting op (NonZero, NonMaxSuppression, Unique,
+   *  Compress, ...): IODESC gives -1 there, output_dims()/output_sizes() give the bound (the buffer to allocate),
+   *  and the run reports the actual dims (docs/dynamic_shapes.md). */
+  bool has_runtime_output_dims() const;
 
   /** Install the observer for this model's nodes (nullptr or a hook with both functions null: none).
    *  Takes effect for runs that start afterwards. */

@@ -11,15 +11,11 @@
 #include <cstring>
 #include <utility>
 
-#include "acl/acl_base.h"
 #include "common/error.h"
+#include "common/error_codes.h"
 #include "runtime/mem_pool.h"
 
 namespace acl_sim {
-
-namespace {
-constexpr int kGeExecModelPathInvalid = 145002;  // ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID (ge_error_codes.h)
-}
 
 OwnedBlock::OwnedBlock(MemPool* pool, size_t size) : pool_(pool), size_(size) {
   if (size == 0) return;
@@ -65,11 +61,11 @@ void OwnedBlock::release() noexcept {
 
 MappedFile::MappedFile(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  ACL_SIM_REQUIRE(fd >= 0, kGeExecModelPathInvalid, "cannot open model file '", path, "': ", std::strerror(errno));
+  ACL_SIM_REQUIRE(fd >= 0, ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID, "cannot open model file '", path, "': ", std::strerror(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
-    fail(kGeExecModelPathInvalid, "model path '", path, "' is not a regular file");
+    fail(ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID, "model path '", path, "' is not a regular file");
   }
   size_ = size_t(st.st_size);
   if (size_ == 0) {
@@ -79,7 +75,7 @@ MappedFile::MappedFile(const std::string& path) {
   void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
   int err = errno;
   ::close(fd);
-  ACL_SIM_REQUIRE(p != MAP_FAILED, kGeExecModelPathInvalid, "cannot map model file '", path, "': ", std::strerror(err));
+  ACL_SIM_REQUIRE(p != MAP_FAILED, ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID, "cannot map model file '", path, "': ", std::strerror(err));
   data_ = static_cast<const uint8_t*>(p);
 }
 

@@ -30,7 +30,17 @@ struct TensorDesc {
   TensorKind kind = TensorKind::Workspace;
   uint64_t offset = 0;  // workspace / weight
   size_t index = 0;     // input / output
-  uint64_t size = 0;    // bytes
+  uint64_t size = 0;    // bytes (of `shape`: the capacity when some dims are run-time symbols)
+  // Empty for a static tensor; else one entry per dim: -1 (static) or the index of the graph symbol
+  // (a run-time dim set by a shape-setting op) whose value the dim takes; `shape` then holds its bound.
+  std::vector<int32_t> sym;
+};
+
+/** A run-time dim (docs/dynamic_shapes.md): set by node `definer`, at most `bound`. */
+struct SymbolDesc {
+  std::string name;
+  int64_t bound = 0;
+  size_t definer = 0;  // index of the shape-setting node that first writes a tensor with this dim
 };
 
 struct NodeDesc {
@@ -41,12 +51,14 @@ struct NodeDesc {
   Attrs attrs;
   std::vector<std::string> sources;
   OpFn fn = nullptr;  // resolved from the operator registry at load
+  bool sets_output_shape = false;  // a shape-setting op (op_registry.h)
 };
 
 struct GraphDesc {
   uint64_t workspace_size = 0;
   std::vector<TensorDesc> tensors;
   std::vector<NodeDesc> nodes;
+  std::vector<SymbolDesc> symbols;  // run-time dims; empty for a fully static graph
 };
 
 /** The parsed contents of an .om image. The weights stay in the image: [weights_offset, +weights_size). */

@@ -6,10 +6,12 @@
 #include <string_view>
 
 #include "acl/acl_base.h"
+#include "common/dtype.h"
 #include "common/error.h"
 #include "common/json.h"
 #include "model/om_reader.h"
 #include "model/om_reader_internal.h"
+#include "kernels/op_shape_traits.h"
 
 namespace acl_sim {
 namespace {
@@ -18,6 +20,7 @@ constexpr int kBad = ACL_ERROR_PARSE_MODEL;
 constexpr size_t kMaxRank = 32;
 constexpr size_t kMaxProfiles = 100;
 constexpr int64_t kMaxBytes = int64_t(1) << 50;  // larger than any device; keeps size arithmetic exact
+constexpr size_t kMaxSymbols = 1 << 20;
 
 json::Value parse_section(const uint8_t* data, const OmSections& s, uint32_t kind, const char* what) {
   json::ParseOptions opt;
@@ -53,9 +56,10 @@ uint64_t byte_size(const std::vector<int64_t>& shape, int dtype, const std::stri
 }
 
 int dtype_by_name(const std::string& name, const std::string& where) {
-  if (name == "float32") return ACL_FLOAT;
-  if (name == "float16") return ACL_FLOAT16;
-  fail(kBad, where, ": AIPP source dtype \"", name, "\" is not float32/float16");
+  const int dtype = dtype_from_name(name);
+  ACL_SIM_REQUIRE(dtype == ACL_FLOAT || dtype == ACL_FLOAT16, kBad, where, ": AIPP source dtype \"", name,
+                  "\" is not float32/float16");
+  return dtype;
 }
 
 AippInfo read_aipp(const json::Value& v, const std::string& where) {
@@ -178,6 +182,12 @@ TensorDesc read_tensor(const json::Value& v, const ModelIO& io, uint64_t workspa
   t.dtype = read_dtype(v.at("dtype", kBad), where);
   t.shape = read_dims(v.at("shape", kBad), 0, where);
   t.size = uint64_t(v.at("size", kBad).as_int_in(0, kMaxBytes, kBad));
+  if (const json::Value* sym = v.find("sym", kBad)) {
+    const auto& a = sym->as_array(kBad);
+    ACL_SIM_REQUIRE(a.size() == t.shape.size(), kBad, where, " (", t.name, "): sym has ", a.size(),
+                    " entries for rank ", t.shape.size());
+    for (const auto& e : a) t.sym.push_back(int32_t(e.as_int_in(-1, int64_t(kMaxSymbols) - 1, kBad)));
+  }
   uint64_t expect = byte_size(t.shape, t.dtype, where);
   ACL_SIM_REQUIRE(t.size == expect, kBad, where, " (", t.name, "): size ", t.size, " != shape x dtype = ", expect);
   const std::string& kind = v.at("kind", kBad).as_string(kBad);
@@ -229,7 +239,58 @@ NodeDesc read_node(const json::Value& v, const GraphDesc& g, const std::string& 
     for (const auto& e : s->as_array(kBad)) n.sources.push_back(e.as_string(kBad));
   n.fn = find_op(n.op);
   ACL_SIM_REQUIRE(n.fn != nullptr, kBad, at, ": operator ", n.op, " is not supported by this acl_sim build");
+  n.sets_output_shape = op_sets_output_shape(n.op);
   return n;
+}
+
+/** The run-time dims: bounds match the tensors that carry them; inputs and weights carry none; each
+ *  symbol is first written by a shape-setting node, and no node reads it before that. */
+void read_symbols(const json::Value* v, GraphDesc& g, const std::string& where) {
+  if (v) {
+    for (const auto& e : v->as_array(kBad)) {
+      SymbolDesc s;
+      s.name = e.at("name", kBad).as_string(kBad);
+      s.bound = e.at("bound", kBad).as_int_in(0, kMaxBytes, kBad);
+      g.symbols.push_back(std::move(s));
+    }
+    ACL_SIM_REQUIRE(g.symbols.size() <= kMaxSymbols, kBad, where, ": too many symbols");
+  }
+  for (const auto& t : g.tensors) {
+    for (size_t d = 0; d < t.sym.size(); ++d) {
+      if (t.sym[d] < 0) continue;
+      ACL_SIM_REQUIRE(size_t(t.sym[d]) < g.symbols.size(), kBad, where, " (", t.name, "): dim ", d, " refers to symbol ",
+                      t.sym[d], ", the graph has ", g.symbols.size());
+      ACL_SIM_REQUIRE(t.kind == TensorKind::Workspace || t.kind == TensorKind::Output, kBad, where, " (", t.name,
+                      "): only computed tensors may have run-time dims");
+      const SymbolDesc& s = g.symbols[size_t(t.sym[d])];
+      ACL_SIM_REQUIRE(t.shape[d] == s.bound, kBad, where, " (", t.name, "): dim ", d, " is ", t.shape[d],
+                      ", the bound of symbol ", s.name, " is ", s.bound);
+    }
+  }
+  std::vector<bool> defined(g.symbols.size(), false);
+  auto each_sym = [&](int32_t ref, auto&& f) {
+    if (ref < 0) return;
+    for (int32_t s : g.tensors[size_t(ref)].sym)
+      if (s >= 0) f(size_t(s));
+  };
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const NodeDesc& n = g.nodes[i];
+    for (int32_t ref : n.inputs)
+      each_sym(ref, [&](size_t s) {
+        ACL_SIM_REQUIRE(defined[s], kBad, where, " node ", i, " (", n.name, "): reads run-time dim ", g.symbols[s].name,
+                        " before a node sets it");
+      });
+    for (int32_t ref : n.outputs)
+      each_sym(ref, [&](size_t s) {
+        if (defined[s]) return;
+        ACL_SIM_REQUIRE(n.sets_output_shape, kBad, where, " node ", i, " (", n.name, ", ", n.op,
+                        "): first writer of run-time dim ", g.symbols[s].name, " is not a shape-setting op");
+        defined[s] = true;
+        g.symbols[s].definer = i;
+      });
+  }
+  for (size_t s = 0; s < defined.size(); ++s)
+    ACL_SIM_REQUIRE(defined[s], kBad, where, ": symbol ", g.symbols[s].name, " is set by no node");
 }
 
 GraphDesc read_graph(const json::Value& v, const ModelIO& io, uint64_t weights_size, size_t profile) {
@@ -244,6 +305,7 @@ GraphDesc read_graph(const json::Value& v, const ModelIO& io, uint64_t weights_s
   const auto& nodes = v.at("nodes", kBad).as_array(kBad);
   g.nodes.reserve(nodes.size());
   for (size_t i = 0; i < nodes.size(); ++i) g.nodes.push_back(read_node(nodes[i], g, str(where, " node ", i)));
+  read_symbols(v.find("symbols", kBad), g, where);
 
   // Every model output must be produced by exactly one node of this profile.
   std::vector<int> written(io.outputs.size(), 0);

@@ -12,13 +12,13 @@
 
 namespace acl_sim {
 
-size_t OperandSpec::bytes() const { return static_cast<size_t>(element_count(dims)) * acl_dtype_bytes(dtype); }
+size_t OperandSpec::bytes() const { return static_cast<size_t>(element_count(dims)) * dtype_size(dtype); }
 
 namespace {
 
 void check_specs(const std::string& type, const std::vector<OperandSpec>& specs, bool input) {
   for (size_t i = 0; i < specs.size(); ++i) {
-    ACL_SIM_REQUIRE(acl_dtype_bytes(specs[i].dtype) != 0, input ? ACL_ERROR_OP_INPUT_NOT_MATCH : ACL_ERROR_OP_OUTPUT_NOT_MATCH,
+    ACL_SIM_REQUIRE(dtype_size(specs[i].dtype) != 0, input ? ACL_ERROR_OP_INPUT_NOT_MATCH : ACL_ERROR_OP_OUTPUT_NOT_MATCH,
                     type, ": ", input ? "input " : "output ", i, " has unsupported data type ", specs[i].dtype);
   }
 }
@@ -60,7 +60,7 @@ void CompiledOp::run(const std::vector<const void*>& in, const std::vector<void*
   std::vector<std::unique_ptr<void, AlignedFree>> temps;
   temps.reserve(plan.temps.size());
   for (const PlanTensor& t : plan.temps) {
-    size_t bytes = static_cast<size_t>(element_count(t.shape)) * acl_dtype_bytes(t.dtype);
+    size_t bytes = static_cast<size_t>(element_count(t.shape)) * dtype_size(t.dtype);
     size_t rounded = (bytes + 63) / 64 * 64 + 64;
     void* p = std::aligned_alloc(64, rounded);
     if (!p) throw std::bad_alloc();

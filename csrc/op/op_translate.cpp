@@ -97,12 +97,12 @@ void require_known_dims(const TranslateInput& c) {
 
 void require_same_dtype(const TranslateInput& c, size_t a, size_t b) {
   ACL_SIM_REQUIRE(c.in[a].dtype == c.in[b].dtype, ACL_ERROR_OP_INPUT_NOT_MATCH, c.type, ": input ", b, " is ",
-                  acl_dtype_name(c.in[b].dtype), " but input ", a, " is ", acl_dtype_name(c.in[a].dtype));
+                  dtype_name(c.in[b].dtype), " but input ", a, " is ", dtype_name(c.in[a].dtype));
 }
 
 void require_out(const TranslateInput& c, size_t i, int dtype, const Dims& dims) {
   ACL_SIM_REQUIRE(c.out[i].dtype == dtype, ACL_ERROR_OP_OUTPUT_NOT_MATCH, c.type, ": output ", i, " desc is ",
-                  acl_dtype_name(c.out[i].dtype), ", the op produces ", acl_dtype_name(dtype));
+                  dtype_name(c.out[i].dtype), ", the op produces ", dtype_name(dtype));
   ACL_SIM_REQUIRE(c.out[i].dims == dims, ACL_ERROR_OP_OUTPUT_NOT_MATCH, c.type, ": output ", i, " desc has shape ",
                   dims_to_string(c.out[i].dims), ", the op produces ", dims_to_string(dims));
 }
@@ -110,7 +110,7 @@ void require_out(const TranslateInput& c, size_t i, int dtype, const Dims& dims)
 void require_float(const TranslateInput& c, size_t i) {
   int dt = c.in[i].dtype;
   ACL_SIM_REQUIRE(dt == ACL_FLOAT || dt == ACL_FLOAT16 || dt == ACL_BF16 || dt == ACL_DOUBLE,
-                  ACL_ERROR_OP_INPUT_NOT_MATCH, c.type, ": input ", i, " is ", acl_dtype_name(dt),
+                  ACL_ERROR_OP_INPUT_NOT_MATCH, c.type, ": input ", i, " is ", dtype_name(dt),
                   "; this op takes float16/float32/bfloat16");
 }
 
@@ -134,7 +134,7 @@ void emit(OpPlan& plan, const char* op, Attrs attrs, std::vector<TensorRef> in, 
 std::vector<int64_t> read_int_tensor(const TranslateInput& c, size_t i) {
   const OperandSpec& s = c.in[i];
   ACL_SIM_REQUIRE(s.dtype == ACL_INT32 || s.dtype == ACL_INT64, ACL_ERROR_OP_INPUT_NOT_MATCH, c.type, ": input ", i,
-                  " must be int32 or int64, got ", acl_dtype_name(s.dtype));
+                  " must be int32 or int64, got ", dtype_name(s.dtype));
   int64_t n = element_count(s.dims);
   std::vector<int64_t> v(static_cast<size_t>(n));
   const void* p = (*c.in_data)[i];
@@ -163,25 +163,6 @@ void unary(const TranslateInput& c, OpPlan& plan, const char* onnx) {
   require_counts(c, 1, 1, 1);
   require_out(c, 0, c.in[0].dtype, c.in[0].dims);
   emit(plan, onnx, {}, {in_ref(0)}, {out_ref(0)});
-}
-
-int onnx_dtype_of(int acl) {
-  switch (acl) {
-    case ACL_FLOAT: return 1;
-    case ACL_UINT8: return 2;
-    case ACL_INT8: return 3;
-    case ACL_UINT16: return 4;
-    case ACL_INT16: return 5;
-    case ACL_INT32: return 6;
-    case ACL_INT64: return 7;
-    case ACL_BOOL: return 9;
-    case ACL_FLOAT16: return 10;
-    case ACL_DOUBLE: return 11;
-    case ACL_UINT32: return 12;
-    case ACL_UINT64: return 13;
-    case ACL_BF16: return 16;
-    default: return 0;
-  }
 }
 
 void cast(const TranslateInput& c, OpPlan& plan) {

@@ -67,17 +67,17 @@ void translate_blas_gemm(const TranslateInput& c, OpPlan& plan) {
                   " takes 5 inputs (a, b, c, alpha, beta), got ", c.in.size());
   ACL_SIM_REQUIRE(c.out.size() == 1, ACL_ERROR_OP_OUTPUT_NOT_MATCH, c.type, " has 1 output, got ", c.out.size());
   const int ab = c.in[0].dtype, cd = c.in[2].dtype;
-  ACL_SIM_REQUIRE(c.in[1].dtype == ab, ACL_ERROR_OP_INPUT_NOT_MATCH, c.type, ": b is ", acl_dtype_name(c.in[1].dtype),
-                  " but a is ", acl_dtype_name(ab));
-  ACL_SIM_REQUIRE(blas_dtypes_supported(ab, cd), ACL_ERROR_OP_INPUT_NOT_MATCH, c.type, ": a/b ", acl_dtype_name(ab),
-                  " with c ", acl_dtype_name(cd),
+  ACL_SIM_REQUIRE(c.in[1].dtype == ab, ACL_ERROR_OP_INPUT_NOT_MATCH, c.type, ": b is ", dtype_name(c.in[1].dtype),
+                  " but a is ", dtype_name(ab));
+  ACL_SIM_REQUIRE(blas_dtypes_supported(ab, cd), ACL_ERROR_OP_INPUT_NOT_MATCH, c.type, ": a/b ", dtype_name(ab),
+                  " with c ", dtype_name(cd),
                   " is not supported (float16/float16, float16/float32, int8/float32, int8/int32)");
   for (size_t i = 3; i < 5; ++i)
     ACL_SIM_REQUIRE(c.in[i].dtype == cd && element_count(c.in[i].dims) == 1, ACL_ERROR_OP_INPUT_NOT_MATCH, c.type,
-                    ": ", i == 3 ? "alpha" : "beta", " must be one ", acl_dtype_name(cd), " value, got ",
-                    acl_dtype_name(c.in[i].dtype), " ", dims_to_string(c.in[i].dims));
+                    ": ", i == 3 ? "alpha" : "beta", " must be one ", dtype_name(cd), " value, got ",
+                    dtype_name(c.in[i].dtype), " ", dims_to_string(c.in[i].dims));
   ACL_SIM_REQUIRE(c.out[0] == c.in[2], ACL_ERROR_OP_OUTPUT_NOT_MATCH, c.type,
-                  ": the output desc must equal input c's desc (", acl_dtype_name(cd), " ",
+                  ": the output desc must equal input c's desc (", dtype_name(cd), " ",
                   dims_to_string(c.in[2].dims), ")");
 
   const bool int8 = ab == ACL_INT8;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "acl/acl_base.h"
+#include "common/dtype.h"
 #include "common/handle_table.h"
 
 struct aclTensorDesc {
@@ -26,11 +27,6 @@ HandleTable<aclTensorDesc>& tensor_descs();
 
 /** The live desc behind @p handle; throws ACL_ERROR_INVALID_PARAM naming @p what if unknown/NULL. */
 std::shared_ptr<aclTensorDesc> require_tensor_desc(const void* handle, const char* what);
-
-/** Bytes per element of an aclDataType (0 for unknown and sub-byte types). */
-size_t acl_dtype_bytes(int dtype);
-/** Human-readable dtype name for messages ("float32", "int64", ...). */
-const char* acl_dtype_name(int dtype);
 
 /** Product of dims; 0 if any dim is negative (dynamic or unknown rank). */
 int64_t element_count(const std::vector<int64_t>& dims);

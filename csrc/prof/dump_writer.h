@@ -16,6 +16,6 @@ bool wants(const std::string& model_name, const std::string& node_name, bool* in
 bool write_npy(const std::string& path, const TensorView& t);
 
 /** Numpy dtype descriptor of an aclDataType ("<f4"), or "" if unsupported. */
-const char* npy_descr(int dtype);
+std::string npy_descr(int dtype);
 
 }  // namespace acl_sim::dump

@@ -1,32 +1,28 @@
 #include <cstdio>
 #include <string>
 
+#include "acl/acl_base.h"
+#include "common/dtype.h"
+#include "common/error.h"
 #include "prof/dump_writer.h"
 
 namespace acl_sim::dump {
 
-const char* npy_descr(int dtype) {
-  switch (dtype) {
-    case 0: return "<f4";
-    case 1: return "<f2";
-    case 2: return "|i1";
-    case 3: return "<i4";
-    case 4: return "|u1";
-    case 6: return "<i2";
-    case 7: return "<u2";
-    case 8: return "<u4";
-    case 9: return "<i8";
-    case 10: return "<u8";
-    case 11: return "<f8";
-    case 12: return "|b1";
-    case 27: return "<u2";  // bfloat16 bits: NumPy has no bf16 (ml_dtypes.bfloat16 can view them)
-    default: return "";
-  }
+std::string npy_descr(int dtype) {
+  const DtypeInfo* d = find_dtype(dtype);
+  if (!d || !d->computed) return "";
+  if (d->dtype == ACL_BF16) return "<u2";  // NumPy has no bf16 (ml_dtypes.bfloat16 can view the bits)
+  const char kind = d->kind == DtypeKind::kFloat    ? 'f'
+                    : d->kind == DtypeKind::kSigned ? 'i'
+                    : d->kind == DtypeKind::kBool   ? 'b'
+                                                    : 'u';
+  const size_t bytes = d->bits / 8;
+  return str(bytes == 1 ? '|' : '<', kind, bytes);
 }
 
 bool write_npy(const std::string& path, const TensorView& t) {
-  const char* descr = npy_descr(t.dtype);
-  if (!*descr || !t.data) return false;
+  const std::string descr = npy_descr(t.dtype);
+  if (descr.empty() || !t.data) return false;
   std::string shape = "(";
   for (size_t i = 0; i < t.shape.size(); ++i) {
     shape += std::to_string(t.shape[i]);

@@ -19,8 +19,8 @@ double env_double(const char* name, double def) {
   return (end != v && d > 0) ? d : def;
 }
 
-// Device-memory bandwidth in GB/s. No first-party figure exists for most
-// chips (hardware_and_algorithms.md §8), so these are the commonly quoted
+// Device-memory bandwidth in GB/s. Huawei publishes no figure for most
+// chips, so these are the commonly quoted
 // values, and ACL_SIM_HBM_GBPS overrides them.
 double default_bandwidth_gbps(const SocProfile& p) {
   const std::string n = p.name;

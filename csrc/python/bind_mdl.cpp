@@ -1,5 +1,5 @@
 // acl.mdl: pyACL's model API over the aclmdl* C functions. Return shapes follow
-// pyACL (acl_api.md §1.1): out-parameters → (out..., ret); dims getters →
+// pyACL (DEVELOPERS.md, "Python face"): out-parameters → (out..., ret); dims getters →
 // (dict, ret) with an empty dict on failure; add_dataset_buffer → (ds, ret).
 #include <pybind11/stl.h>
 

@@ -8,82 +8,18 @@
 #include <string>
 #include <vector>
 
+#include "common/dtype.h"
 #include "common/error.h"
+#include "common/error_codes.h"
 #include "executor/thread_pool.h"
 #include "kernels/cpu_features.h"
 #include "kernels/gemm.h"
 #include "kernels/op_registry.h"
 #include "python/bindings.h"
+#include "python/numpy_dtype.h"
 
 namespace acl_sim::py_bind {
 namespace {
-
-// aclDataType numbers (acl_base.h), kept local so this file needs no C API.
-constexpr int kFloat = 0, kFloat16 = 1, kInt8 = 2, kInt32 = 3, kUint8 = 4, kInt16 = 6, kUint16 = 7, kUint32 = 8,
-              kInt64 = 9, kUint64 = 10, kDouble = 11, kBool = 12, kComplex64 = 16, kComplex128 = 17, kBf16 = 27;
-
-/** ml_dtypes.bfloat16 if that package is installed, else None. */
-py::object bfloat16_dtype() {
-  try {
-    return py::module_::import("ml_dtypes").attr("bfloat16");
-  } catch (py::error_already_set&) {
-    return py::none();
-  }
-}
-
-int acl_dtype_of(const py::dtype& dt) {
-  if (dt.attr("name").cast<std::string>() == "bfloat16") return kBf16;
-  switch (dt.kind()) {
-    case 'b': return kBool;
-    case 'f':
-      if (dt.itemsize() == 4) return kFloat;
-      if (dt.itemsize() == 2) return kFloat16;
-      if (dt.itemsize() == 8) return kDouble;
-      break;
-    case 'c':
-      if (dt.itemsize() == 8) return kComplex64;
-      if (dt.itemsize() == 16) return kComplex128;
-      break;
-    case 'i':
-      if (dt.itemsize() == 1) return kInt8;
-      if (dt.itemsize() == 2) return kInt16;
-      if (dt.itemsize() == 4) return kInt32;
-      if (dt.itemsize() == 8) return kInt64;
-      break;
-    case 'u':
-      if (dt.itemsize() == 1) return kUint8;
-      if (dt.itemsize() == 2) return kUint16;
-      if (dt.itemsize() == 4) return kUint32;
-      if (dt.itemsize() == 8) return kUint64;
-      break;
-  }
-  throw py::type_error("run_op: unsupported NumPy dtype " + py::str(dt).cast<std::string>());
-}
-
-/** NumPy dtype for an aclDataType; bf16 -> ml_dtypes.bfloat16 or raw uint16 bits. */
-py::dtype numpy_dtype_of(int acl) {
-  switch (acl) {
-    case kFloat: return py::dtype("float32");
-    case kFloat16: return py::dtype("float16");
-    case kInt8: return py::dtype("int8");
-    case kInt32: return py::dtype("int32");
-    case kUint8: return py::dtype("uint8");
-    case kInt16: return py::dtype("int16");
-    case kUint16: return py::dtype("uint16");
-    case kUint32: return py::dtype("uint32");
-    case kInt64: return py::dtype("int64");
-    case kUint64: return py::dtype("uint64");
-    case kDouble: return py::dtype("float64");
-    case kBool: return py::dtype("bool");
-    case kComplex64: return py::dtype("complex64");
-    case kComplex128: return py::dtype("complex128");
-    case kBf16: {
-      py::object bf = bfloat16_dtype();
-      return bf.is_none() ? py::dtype("uint16") : py::dtype::from_args(bf);
-    }
-  }
-  throw py::value_error("run_op: unsupported output aclDataType " + std::to_string(acl));
-}
 
 bool is_int_like(py::handle v) { return PyBool_Check(v.ptr()) || PyIndex_Check(v.ptr()); }
 
@@ -138,6 +74,24 @@ void bind_testing(py::module_& t) {
       "features and the host pool's thread count (for benchmark headers).");
 
   t.def("dtype_size", [](int dtype) { return dtype_size(dtype); }, "Bytes per element of an aclDataType (0: unsupported).");
+  t.def("dtype_table", [] {
+    size_t n = 0;
+    const DtypeInfo* rows = all_dtypes(&n);
+    py::list out;
+    for (size_t i = 0; i < n; ++i)
+      out.append(py::make_tuple(rows[i].dtype, rows[i].acl_name, rows[i].name, rows[i].bits,
+                                rows[i].computed, rows[i].onnx));
+    return out;
+  }, "The C++ dtype table (common/dtype.h) as (value, ACL name, name, bits, computed, onnx) rows.");
+  t.def("error_codes", [] {
+    size_t n = 0;
+    const ErrorCodeInfo* rows = all_error_codes(&n);
+    py::list out;
+    for (size_t i = 0; i < n; ++i) out.append(py::make_tuple(rows[i].code, rows[i].name));
+    return out;
+  }, "The C++ error-code name table (common/error_codes.h) as (code, name) rows.");
+  t.def("hccl_result_of", [](int code) { return static_cast<int>(hccl_result_of(code)); },
+        "The HcclResult an HCCL entry point returns for a core error code.");
 
   t.def(
       "run_op",
@@ -145,8 +99,9 @@ void bind_testing(py::module_& t) {
          const std::vector<int>& output_dtypes, const py::dict& attrs, const py::object& input_dtypes) {
         OpFn fn = find_op(op_type);
         if (!fn) {
-          py::object err = op_error(py::str("run_op: no operator '" + op_type + "' is registered (error code 100024)"));
-          err.attr("code") = 100024;
+          py::object err = op_error(py::str("run_op: no operator '" + op_type + "' is registered (error code " +
+                                            std::to_string(ACL_ERROR_OP_NOT_FOUND) + ")"));
+          err.attr("code") = ACL_ERROR_OP_NOT_FOUND;
           PyErr_SetObject(op_error.ptr(), err.ptr());
           throw py::error_already_set();
         }
@@ -171,7 +126,7 @@ void bind_testing(py::module_& t) {
           if (!inputs[i].is_none()) {
             py::array a = py::array::ensure(inputs[i], py::array::c_style);
             if (!a) throw py::type_error("run_op: input " + std::to_string(i) + " is not array-like");
-            v.dtype = i < in_dtypes.size() && in_dtypes[i] >= 0 ? in_dtypes[i] : acl_dtype_of(a.dtype());
+            v.dtype = i < in_dtypes.size() && in_dtypes[i] >= 0 ? in_dtypes[i] : acl_dtype_of(a.dtype(), "run_op");
             for (py::ssize_t d = 0; d < a.ndim(); ++d) v.shape.push_back(a.shape(d));
             v.data = const_cast<void*>(a.data());
             // A zero-element array still counts as present.
@@ -185,7 +140,7 @@ void bind_testing(py::module_& t) {
           for (int64_t d : output_shapes[i])
             if (d < 0) throw py::value_error("run_op: negative output dimension");
           std::vector<py::ssize_t> shape(output_shapes[i].begin(), output_shapes[i].end());
-          py::array out(numpy_dtype_of(output_dtypes[i]), shape);
+          py::array out(numpy_dtype_of(output_dtypes[i], "run_op"), shape);
           std::memset(out.mutable_data(), 0, out.nbytes());
           TensorView v;
           v.dtype = output_dtypes[i];
@@ -216,12 +171,21 @@ void bind_testing(py::module_& t) {
           PyErr_SetObject(op_error.ptr(), err.ptr());
           throw py::error_already_set();
         }
+        // A shape-setting op (NonZero, Unique, ...) wrote a smaller actual shape: its data is dense at the front.
+        for (size_t i = 0; i < ctx.outputs.size(); ++i) {
+          if (ctx.outputs[i].shape == output_shapes[i]) continue;
+          std::vector<py::ssize_t> shape(ctx.outputs[i].shape.begin(), ctx.outputs[i].shape.end());
+          py::array full = results[i].cast<py::array>();
+          py::array flat = full.attr("reshape")(-1);
+          results[i] = flat[py::slice(0, ctx.outputs[i].numel(), 1)].attr("reshape")(shape).attr("copy")();
+        }
         return results;
       },
       py::arg("op_type"), py::arg("inputs"), py::arg("output_shapes"), py::arg("output_dtypes"),
       py::arg("attrs") = py::dict(), py::arg("input_dtypes") = py::none(),
       "Run registered operator `op_type` on host NumPy arrays (None = absent optional input) and return its "
-      "outputs, allocated with the given shapes and aclDataType numbers. input_dtypes optionally overrides the "
+      "outputs, allocated with the given shapes and aclDataType numbers (for a shape-setting op such as NonZero "
+      "the shapes are capacities and the outputs come back with the shapes the op wrote). input_dtypes optionally overrides the "
       "aclDataType of each input (e.g. 27 to pass bfloat16 bits as uint16). Errors raise OpError with .code.");
 }
 

@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "model/model.h"
 #include "python/bindings.h"
+#include "python/numpy_dtype.h"
 
 namespace acl_sim::py_bind {
 namespace {
@@ -37,25 +38,6 @@ auto guarded(F&& f) -> decltype(f()) {
   } catch (const Error& e) {
     raise_model_error(e);
   }
-}
-
-py::dtype numpy_dtype(int acl) {
-  switch (acl) {
-    case 0: return py::dtype("float32");
-    case 1: return py::dtype("float16");
-    case 2: return py::dtype("int8");
-    case 3: return py::dtype("int32");
-    case 4: return py::dtype("uint8");
-    case 6: return py::dtype("int16");
-    case 7: return py::dtype("uint16");
-    case 8: return py::dtype("uint32");
-    case 9: return py::dtype("int64");
-    case 10: return py::dtype("uint64");
-    case 11: return py::dtype("float64");
-    case 12: return py::dtype("bool");
-    case 27: return py::dtype("uint16");  // bfloat16 bits
-  }
-  throw py::value_error("testing_model: unsupported aclDataType " + std::to_string(acl));
 }
 
 py::dict io_dict(const IoDesc& d) {
@@ -113,7 +95,7 @@ class PyModel {
         std::memcpy(mb.mutable_data(), vals.data(), vals.size() * sizeof(int64_t));
         a = mb;
       }
-      py::dtype want = numpy_dtype(io.inputs[i].dtype);
+      py::dtype want = numpy_dtype_of(io.inputs[i].dtype, "testing_model", Bf16As::kBits);
       if (!a.dtype().is(want) && a.dtype().num() != want.num())
         throw py::type_error("testing_model: input " + std::to_string(i) + " must have dtype " +
                              py::str(want).cast<std::string>() + ", got " + py::str(a.dtype()).cast<std::string>());
@@ -130,20 +112,30 @@ class PyModel {
     auto out_dims = guarded([&] { return model_->output_dims(profile); });
     const ModelIO& io = model_->io();
     std::vector<void*> in_ptrs, out_ptrs;
+    std::vector<std::vector<int64_t>> actual;
     for (auto& a : arrays) in_ptrs.push_back(const_cast<void*>(a.data()));
     py::list results;
     for (size_t i = 0; i < out_dims.size(); ++i) {
       std::vector<py::ssize_t> shape(out_dims[i].begin(), out_dims[i].end());
-      py::array out(numpy_dtype(io.outputs[i].dtype), shape);
+      py::array out(numpy_dtype_of(io.outputs[i].dtype, "testing_model", Bf16As::kBits), shape);
       out_ptrs.push_back(out.mutable_data());
       results.append(out);
     }
     {
       py::gil_scoped_release release;
       guarded([&] {
-        for (size_t r = 0; r < repeats; ++r) model_->run(profile, in_ptrs, out_ptrs);
+        for (size_t r = 0; r < repeats; ++r) model_->run(profile, in_ptrs, out_ptrs, &actual);
         return 0;
       });
+    }
+    // Run-time output dims (NonZero, ...): the data is dense at the front of the bound-sized buffer.
+    for (size_t i = 0; i < actual.size() && i < out_dims.size(); ++i) {
+      if (actual[i] == out_dims[i]) continue;
+      int64_t n = 1;
+      for (int64_t d : actual[i]) n *= d;
+      std::vector<py::ssize_t> shape(actual[i].begin(), actual[i].end());
+      py::array flat = results[i].cast<py::array>().attr("reshape")(-1);
+      results[i] = flat[py::slice(0, n, 1)].attr("reshape")(shape).attr("copy")();
     }
     return results;
   }

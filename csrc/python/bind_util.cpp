@@ -7,6 +7,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "acl/acl_base.h"
 #include "python/bindings.h"
 
 namespace acl_sim::py_bind {
@@ -98,7 +99,7 @@ void bind_util(py::module_& util) {
     {
       std::lock_guard<std::mutex> lock(g_threads_mu);
       auto it = threads().find(tid);
-      if (it == threads().end()) return 100000;  // ACL_ERROR_INVALID_PARAM: not a start_thread id
+      if (it == threads().end()) return ACL_ERROR_INVALID_PARAM;  // not a start_thread id
       t = std::move(it->second);
       threads().erase(it);
     }

@@ -1,6 +1,6 @@
 // A device's memory: one reserved virtual range of the device's capacity,
 // served by a caching allocator modelled on CANN's driver rounding and
-// PyTorch's caching allocator (hardware_and_algorithms.md §1.3, §5.3).
+// PyTorch's caching allocator.
 //
 // - The range is reserved PROT_NONE + MAP_NORESERVE, and made accessible one
 //   segment at a time, so a 64 GiB device costs no RAM until memory is touched.

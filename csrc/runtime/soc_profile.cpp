@@ -12,7 +12,7 @@ constexpr size_t KiB = 1024;
 constexpr size_t MiB = 1024 * KiB;
 constexpr size_t GiB = 1024 * MiB;
 
-// Values from CANN's platform_config/<SoC>.ini (hardware_and_algorithms.md §1.1).
+// Values from CANN's platform_config/<SoC>.ini.
 // Chips whose .ini gives no memory size get their board's public figure
 // (910A/910ProB: 32 GiB HBM2).
 std::vector<SocProfile> make_profiles() {

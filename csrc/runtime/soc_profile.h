@@ -1,5 +1,5 @@
 // SoC profiles: the per-chip values of CANN's platform .ini files
-// (hardware_and_algorithms.md §1.1). Everything that depends on the chip
+// (platform_config/<SoC>.ini). Everything that depends on the chip
 // (core counts, buffer sizes, device memory) reads them from here.
 #pragma once
 
@@ -29,9 +29,7 @@ struct ACL_SIM_RT_API SocProfile {
   uint32_t ai_cpu_cores;
   size_t system_workspace;   // 16 MiB on 910B-class, 2 MiB otherwise
 
-  /** Logical blocks available to a vector kernel (AIV count on split chips, else AI cores). */
-  uint32_t vector_block_limit() const { return split_cores ? vector_cores : cube_cores; }
-  /** Peak FP16 TFLOPS: cube cores x 4096 MAC/cycle x 2 x clock (§1.1 formula). */
+  /** Peak FP16 TFLOPS: cube cores x 4096 MAC/cycle x 2 x clock (the datasheet formula). */
   double peak_fp16_tflops() const { return cube_cores * 4096.0 * 2.0 * cube_freq_mhz * 1e6 / 1e12; }
 };
 

@@ -49,13 +49,17 @@ void Stream::enqueue(const char* name, Task task) {
   schedule_locked(lock);
 }
 
-void Stream::enqueue_wait(std::shared_ptr<Waitable> w) {
+bool Stream::enqueue_wait(std::shared_ptr<Waitable> w) {
   std::unique_lock<std::mutex> lock(mu_);
   if (closed_) fail(ACL_ERROR_RT_PARAM_INVALID, "the stream was destroyed (or its context was)");
-  if (capture_) return capture_->record(nullptr, std::move(w), "wait");
+  if (capture_) {
+    capture_->record(nullptr, std::move(w), "wait");
+    return true;
+  }
   queue_.push_back(Entry{nullptr, std::move(w)});
   ++enqueued_;
   schedule_locked(lock);
+  return false;
 }
 
 void Stream::begin_capture(std::shared_ptr<TaskGraph> graph) {

@@ -72,8 +72,9 @@ class ACL_SIM_RT_API Stream : public std::enable_shared_from_this<Stream> {
   void enqueue(Task task);
   /** As enqueue(task); @p name (a string literal) labels the task's span in profiler traces. */
   void enqueue(const char* name, Task task);
-  /** Later tasks wait until @p w is satisfied. Thread-safe. */
-  void enqueue_wait(std::shared_ptr<Waitable> w);
+  /** Later tasks wait until @p w is satisfied. Thread-safe. Returns true when the stream was capturing
+   *  (@p w was recorded into the graph, to be queued by each replay) rather than queued now. */
+  bool enqueue_wait(std::shared_ptr<Waitable> w);
   /** Run @p fn as this stream's next task and wait for it, as enqueue(name, fn) + synchronize() would, but
    *  on the calling thread when the stream is idle (no thread hand-off, no wake-ups): the stream counts
    *  as busy meanwhile, so tasks enqueued by other threads run after it. A synchronous API (aclmdlExecute)

@@ -13,7 +13,8 @@ import zlib
 
 import numpy as np
 
-from .compiler.om_writer import (ACL_DTYPES, ALIGN, HEADER_SIZE, MAGIC, SECTION_ENTRY, SECTION_GRAPH,
+from . import dtypes
+from .compiler.om_writer import (ALIGN, HEADER_SIZE, MAGIC, SECTION_ENTRY, SECTION_GRAPH,
                                  SECTION_IODESC, SECTION_MEMPLAN, SECTION_META, SECTION_WEIGHTS, VERSION,
                                  WeightStore, _json_bytes)
 
@@ -32,7 +33,7 @@ class GraphBuilder:
     def _tensor(self, name, dtype, shape, **fields) -> int:
         dt = np.dtype(dtype)
         size = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
-        self.tensors.append({"name": name, "dtype": ACL_DTYPES[dt], "shape": list(shape), "size": size, **fields})
+        self.tensors.append({"name": name, "dtype": dtypes.from_numpy(dt), "shape": list(shape), "size": size, **fields})
         return len(self.tensors) - 1
 
     def input(self, name, dtype, shape, index) -> int:
@@ -64,7 +65,7 @@ class GraphBuilder:
 
 
 def io_entry(name, dtype, dims, size, fmt=2) -> dict:
-    return {"name": name, "dtype": ACL_DTYPES[np.dtype(dtype)], "format": fmt, "dims": list(dims), "size": int(size)}
+    return {"name": name, "dtype": dtypes.from_numpy(dtype), "format": fmt, "dims": list(dims), "size": int(size)}
 
 
 def build_image(iodesc: dict, graphs: list[dict], weights: WeightStore, meta: dict | None = None,

@@ -21,8 +21,8 @@ import numpy as np
 import onnx
 from onnx.backend.base import Backend, BackendRep, namedtupledict
 
-_NUMPY_OF_ACL = {0: np.float32, 1: np.float16, 2: np.int8, 3: np.int32, 4: np.uint8, 6: np.int16, 7: np.uint16,
-                 8: np.uint32, 9: np.int64, 10: np.uint64, 11: np.float64, 12: np.bool_}
+from . import dtypes
+
 _H2D, _D2H = 1, 2
 _DEVICE_ID = 0
 _init_lock = threading.Lock()
@@ -56,7 +56,8 @@ def _check(ret, what):
 class AclSimRep(BackendRep):
     """A compiled and loaded model. Not thread-safe (one dataset pair per rep)."""
 
-    def __init__(self, om_path: str, workdir: str, graph_inputs: list[str]):
+    def __init__(self, om_path: str, workdir: str, graph_inputs: list[str], report: dict | None = None,
+                 graph_outputs: list[str] | None = None):
         acl = _acl()
         self._acl = acl
         self._workdir = workdir
@@ -69,6 +70,12 @@ class AclSimRep(BackendRep):
         self.output_names = [acl.mdl.get_output_name_by_index(self.desc, i)
                              for i in range(acl.mdl.get_num_outputs(self.desc))]
         self.graph_inputs = graph_inputs
+        # ONNX outputs that are sequences (model outputs '<name>:<k>') or empty optionals (none): see
+        # compiler/passes/sequences.py; regrouped in run().
+        report = report or {}
+        self._sequences = dict(report.get("sequence_outputs", {}))
+        self._absent = set(report.get("absent_outputs", []))
+        self.graph_outputs = graph_outputs or self.output_names
         self._ptrs, self._bufs = [], []
         self.in_ds = self._dataset([acl.mdl.get_input_size_by_index(self.desc, i) for i in range(n_in)])
         self.out_ds = self._dataset([acl.mdl.get_output_size_by_index(self.desc, i)
@@ -100,7 +107,7 @@ class AclSimRep(BackendRep):
         for i, name in enumerate(self.input_names):
             if name not in feeds:
                 raise ValueError(f"missing input '{name}'")
-            dtype = _NUMPY_OF_ACL[acl.mdl.get_input_data_type(self.desc, i)]
+            dtype = dtypes.to_numpy(acl.mdl.get_input_data_type(self.desc, i))
             array = np.ascontiguousarray(np.asarray(feeds[name]), dtype=dtype)
             capacity = acl.mdl.get_input_size_by_index(self.desc, i)
             if array.nbytes > capacity:
@@ -113,12 +120,18 @@ class AclSimRep(BackendRep):
         for i in range(len(self.output_names)):
             dims, ret = acl.mdl.get_cur_output_dims(self.desc, i)
             _check(ret, "acl.mdl.get_cur_output_dims")
-            out = np.empty(dims["dims"], dtype=_NUMPY_OF_ACL[acl.mdl.get_output_data_type(self.desc, i)])
+            out = np.empty(dims["dims"], dtype=dtypes.to_numpy(acl.mdl.get_output_data_type(self.desc, i)))
             if out.nbytes:
                 _check(acl.rt.memcpy(out.ctypes.data, out.nbytes, self._out_ptrs[i], out.nbytes, _D2H),
                        "acl.rt.memcpy")
             outputs.append(out)
-        return namedtupledict("Outputs", self.output_names)(*outputs)
+        if not self._sequences and not self._absent:
+            return namedtupledict("Outputs", self.output_names)(*outputs)
+        by_name = dict(zip(self.output_names, outputs))
+        values = [None if name in self._absent else
+                  [by_name[f"{name}:{k}"] for k in range(self._sequences[name])] if name in self._sequences else
+                  by_name[name] for name in self.graph_outputs]
+        return namedtupledict("Outputs", [n.replace(":", "_") for n in self.graph_outputs])(*values)
 
     def close(self):
         acl = self._acl
@@ -150,7 +163,8 @@ _PARAMETER_INPUTS = {
     "Upsample": {1}, "Squeeze": {1}, "Unsqueeze": {1}, "Split": {1}, "TopK": {1}, "OneHot": {1}, "CumSum": {1},
     "ReduceSum": {1}, "ReduceMean": {1}, "ReduceMax": {1}, "ReduceMin": {1}, "ReduceProd": {1}, "ReduceL1": {1},
     "ReduceL2": {1}, "ReduceLogSum": {1}, "ReduceLogSumExp": {1}, "ReduceSumSquare": {1}, "CenterCropPad": {1},
-    "AffineGrid": {1}, "Col2Im": {1, 2}, "MaxUnpool": {2},
+    "AffineGrid": {1}, "Col2Im": {1, 2}, "MaxUnpool": {2}, "SequenceAt": {1}, "SequenceInsert": {2},
+    "SequenceErase": {1}, "SplitToSequence": {1},
 }
 
 
@@ -184,13 +198,84 @@ def _specialise(model, feeds: dict, fold: set[str]):
     return m
 
 
+def _value_inputs(model) -> dict:
+    """Graph inputs of sequence or optional type: name -> TypeProto."""
+    return {vi.name: vi.type for vi in model.graph.input if vi.type.WhichOneof("value") != "tensor_type"}
+
+
+def _elem_type(type_proto) -> int:
+    kind = type_proto.WhichOneof("value")
+    if kind == "tensor_type":
+        return type_proto.tensor_type.elem_type
+    inner = type_proto.sequence_type.elem_type if kind == "sequence_type" else type_proto.optional_type.elem_type
+    return _elem_type(inner)
+
+
+def _flatten_values(model, feeds: dict):
+    """Sequence / optional graph inputs as tensors: a model input per element ('<name>:<k>') rebuilt into the
+    value by SequenceConstruct / Optional at the top of the graph (ATC resolves sequences at compile time, so
+    a compiled model is specific to the lengths given). Returns (model, tensor feeds)."""
+    from onnx import helper
+
+    values = _value_inputs(model)
+    if not values:
+        return model, {k: np.asarray(v) for k, v in feeds.items()}
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    kept = [vi for vi in m.graph.input if vi.name not in values]
+    del m.graph.input[:]
+    m.graph.input.extend(kept)
+    nodes, arrays = [], {}
+    for name, type_proto in values.items():
+        value = feeds.get(name)
+        elem = _elem_type(type_proto)
+        optional = type_proto.WhichOneof("value") == "optional_type"
+        target = f"{name}:value" if optional else name
+        if optional and value is None:
+            nodes.append(helper.make_node("Optional", [], [name], type=type_proto.optional_type.elem_type))
+            continue
+        is_seq = isinstance(value, (list, tuple))
+        elements = list(value) if is_seq else [value]
+        parts = []
+        for k, v in enumerate(elements):
+            a = np.asarray(v)
+            part = f"{name}:{k}"
+            m.graph.input.append(helper.make_tensor_value_info(part, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape))
+            arrays[part] = a
+            parts.append(part)
+        if is_seq:
+            nodes.append(helper.make_node("SequenceConstruct", parts, [target]) if parts else
+                         helper.make_node("SequenceEmpty", [], [target], dtype=elem))
+        elif optional:
+            target = parts[0]
+        if optional:
+            nodes.append(helper.make_node("Optional", [target], [name]))
+    old_nodes = list(m.graph.node)
+    del m.graph.node[:]
+    m.graph.node.extend(nodes + old_nodes)
+    for k, v in feeds.items():
+        if k not in values:
+            arrays[k] = np.asarray(v)
+    return m, arrays
+
+
+def _value_key(v):
+    if v is None:
+        return None
+    if isinstance(v, (list, tuple)):
+        return tuple(_value_key(e) for e in v)
+    a = np.asarray(v)
+    return (a.shape, a.dtype.str)
+
+
 class AclSimDeferredRep(BackendRep):
-    """A model ATC could not compile without concrete input shapes (or parameter values): it is
-    compiled at run() for the shapes (and parameter values) given, one `.om` per distinct key."""
+    """A model ATC could not compile without concrete input shapes (or parameter values, or sequence
+    lengths): it is compiled at run() for the shapes (and parameter values) given, one `.om` per distinct key."""
 
     def __init__(self, model, options: dict, graph_inputs: list[str]):
         self.model, self.options, self.graph_inputs = model, options, graph_inputs
         self._params = _parameter_inputs(model)
+        self._values = _value_inputs(model)
         self._reps: dict = {}
 
     def run(self, inputs, **kwargs):
@@ -198,21 +283,25 @@ class AclSimDeferredRep(BackendRep):
             feeds = dict(inputs)
         else:
             feeds = dict(zip(self.graph_inputs, inputs if isinstance(inputs, (list, tuple)) else [inputs]))
-        arrays = {k: np.asarray(v) for k, v in feeds.items()}
+        structure = tuple(sorted((k, _value_key(feeds.get(k))) for k in self._values))
+        model, arrays = _flatten_values(self.model, feeds)
         fold = {n for n in self._params if n in arrays}
-        key = tuple(sorted((k, a.shape, a.dtype.str, a.tobytes() if k in fold else b"") for k, a in arrays.items()))
+        key = (structure,) + tuple(sorted((k, a.shape, a.dtype.str, a.tobytes() if k in fold else b"")
+                                          for k, a in arrays.items()))
         rep = self._reps.get(key)
         if rep is None:
-            rep = self._compile(arrays, fold)
+            rep = self._compile(model, arrays, fold)
             self._reps[key] = rep
         return rep.run({k: v for k, v in arrays.items() if k not in rep.folded})
 
-    def _compile(self, arrays: dict, fold: set[str]):
+    def _compile(self, model, arrays: dict, fold: set[str]):
         from acl_sim.compiler import CompileError
 
+        graph_inputs = [n for n in self.graph_inputs if n not in self._values] + \
+            [n for n in arrays if n not in self.graph_inputs]
         shapes = {k: list(a.shape) for k, a in arrays.items()}
         try:  # first with the shapes alone: parameters stay runtime inputs if ATC can handle that
-            rep = _compile(self.model, dict(self.options, input_shape=shapes), self.graph_inputs)
+            rep = _compile(model, dict(self.options, input_shape=shapes), graph_inputs)
             rep.folded = set()
             return rep
         except CompileError as exc:
@@ -221,14 +310,14 @@ class AclSimDeferredRep(BackendRep):
         # integer vector input: a value that decides an output shape (Range limits, a window
         # length, ConstantOfShape's shape) must be a constant on a static-shape NPU.
         attempts = [fold] if fold else []
-        shape_like = fold | {k for k, a in arrays.items() if k in self.graph_inputs and _shape_like(a)}
+        shape_like = fold | {k for k, a in arrays.items() if k in graph_inputs and _shape_like(a)}
         if shape_like and shape_like != fold:
             attempts.append(shape_like)
         for names in attempts:
-            model = _specialise(self.model, arrays, names)
-            rest = [n for n in self.graph_inputs if n not in names]
+            specialised = _specialise(model, arrays, names)
+            rest = [n for n in graph_inputs if n not in names]
             try:
-                rep = _compile(model, dict(self.options, input_shape={k: shapes[k] for k in rest}), rest)
+                rep = _compile(specialised, dict(self.options, input_shape={k: shapes[k] for k in rest}), rest)
             except CompileError as exc:
                 error = exc
                 continue
@@ -248,7 +337,7 @@ def _compile(model, options: dict, graph_inputs: list[str]) -> AclSimRep:
     workdir = tempfile.mkdtemp(prefix="acl_sim_backend_")
     try:
         report = compile_model(model, os.path.join(workdir, "model"), **options)
-        return AclSimRep(report["om_path"], workdir, graph_inputs)
+        return AclSimRep(report["om_path"], workdir, graph_inputs, report, [o.name for o in model.graph.output])
     except BaseException:
         shutil.rmtree(workdir, ignore_errors=True)
         raise
@@ -270,6 +359,8 @@ class AclSimBackend(Backend):
         super().prepare(model, device, **kwargs)
         initializers = {t.name for t in model.graph.initializer}
         graph_inputs = [i.name for i in model.graph.input if i.name not in initializers]
+        if _value_inputs(model):  # sequence / optional inputs: compiled per sequence length at run()
+            return AclSimDeferredRep(model, kwargs, graph_inputs)
         try:
             return _compile(model, kwargs, graph_inputs)
         except CompileError as exc:

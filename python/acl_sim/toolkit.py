@@ -114,13 +114,18 @@ def _write(path: str, text: str, mode: int = 0o644) -> None:
 
 
 def _wrapper(subcommand: str) -> str:
-    """A shell script running `acl-sim <subcommand>` with this interpreter and this acl_sim."""
+    """A shell script running `acl-sim <subcommand>` with this interpreter and this acl_sim.
+
+    It runs in the environment of whoever calls it, e.g. ggml's CMake inside pip's isolated build of
+    llama-cpp-python, whose PYTHONPATH carries a sitecustomize that hides site-packages, from a
+    temporary working directory. So the wrapper replaces PYTHONPATH instead of extending it and pins
+    the build tree by absolute path (the toolkit's lib64 links point into that build anyway)."""
     pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(acl_sim.__file__)))
     lines = ["#!/bin/sh", f"# acl_sim toolkit: `{subcommand}` is `acl-sim {subcommand}`.",
-             f'export PYTHONPATH="{pkg_parent}${{PYTHONPATH:+:$PYTHONPATH}}"']
+             f'export PYTHONPATH="{pkg_parent}"', "unset PYTHONHOME"]
     build = _build_dir()
     if build:
-        lines.append(f'export ACL_SIM_BUILD_DIR="${{ACL_SIM_BUILD_DIR:-{build}}}"')
+        lines.append(f'export ACL_SIM_BUILD_DIR="{build}"')
     lines.append(f'exec "{sys.executable}" -m acl_sim {subcommand} "$@"')
     return "\n".join(lines) + "\n"
 

@@ -15,27 +15,11 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "check.h"
 #include "executor/thread_pool.h"
 #include "kernel_operator.h"
 
 using namespace AscendC;
-
-static int g_failures = 0;
-#define CHECK(cond)                                                        \
-  do {                                                                     \
-    if (!(cond)) {                                                         \
-      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++g_failures;                                                        \
-    }                                                                      \
-  } while (0)
-#define CHECK_OK(expr)                                                                              \
-  do {                                                                                              \
-    aclError _r = (expr);                                                                           \
-    if (_r != ACL_SUCCESS) {                                                                        \
-      std::fprintf(stderr, "%s:%d: %s -> %d (%s)\n", __FILE__, __LINE__, #expr, _r, aclGetRecentErrMsg()); \
-      ++g_failures;                                                                                 \
-    }                                                                                               \
-  } while (0)
 
 // ---------------------------------------------------------------- kernels
 
@@ -88,9 +72,7 @@ extern "C" __global__ __aicore__ void record_order(GM_ADDR ticket, GM_ADDR order
 template <class T>
 static std::vector<T> download(void* dev, size_t n) {
   std::vector<T> host(n);
-  if (aclrtMemcpy(host.data(), n * sizeof(T), dev, n * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS) {
-    ++g_failures;
-  }
+  CHECK_OK(aclrtMemcpy(host.data(), n * sizeof(T), dev, n * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST));
   return host;
 }
 
@@ -333,6 +315,5 @@ int main(int argc, char** argv) {
     int rc = std::system(cmd.c_str());
     CHECK(rc == 0);
   }
-  std::printf("test_executor: %s (%d failed checks)\n", g_failures ? "FAILED" : "ok", g_failures);
-  return g_failures ? 1 : 0;
+  return check_exit("test_executor");
 }

@@ -13,31 +13,21 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "check.h"
 
-static std::atomic<int> g_failures{0};
 static std::atomic<long> g_callbacks{0};
 static std::atomic<bool> g_report_run{true};
-
-#define CHECK(call)                                                                          \
-  do {                                                                                       \
-    aclError r_ = (call);                                                                    \
-    if (r_ != ACL_SUCCESS) {                                                                 \
-      std::fprintf(stderr, "%s:%d %s -> %d (%s)\n", __FILE__, __LINE__, #call, r_, aclGetRecentErrMsg()); \
-      g_failures++;                                                                          \
-      return;                                                                                \
-    }                                                                                        \
-  } while (0)
 
 static void count_callback(void*) { g_callbacks++; }
 
 static void worker(int idx, aclrtContext ctx, uint64_t report_tid, long* iterations) {
-  CHECK(aclrtSetCurrentContext(ctx));
+  REQUIRE_OK(aclrtSetCurrentContext(ctx));
   aclrtStream s1 = nullptr, s2 = nullptr;
   aclrtEvent ev = nullptr;
-  CHECK(aclrtCreateStream(&s1));
-  CHECK(aclrtCreateStreamWithConfig(&s2, idx % 8, 0));
-  CHECK(aclrtCreateEvent(&ev));
-  CHECK(aclrtSubscribeReport(report_tid, s2));
+  REQUIRE_OK(aclrtCreateStream(&s1));
+  REQUIRE_OK(aclrtCreateStreamWithConfig(&s2, idx % 8, 0));
+  REQUIRE_OK(aclrtCreateEvent(&ev));
+  REQUIRE_OK(aclrtSubscribeReport(report_tid, s2));
   std::mt19937 rng(idx);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
   std::vector<unsigned char> src, out;
@@ -47,27 +37,25 @@ static void worker(int idx, aclrtContext ctx, uint64_t report_tid, long* iterati
     out.assign(n, 0);
     for (auto& c : src) c = static_cast<unsigned char>(rng());
     void *a = nullptr, *b = nullptr;
-    CHECK(aclrtMalloc(&a, n, ACL_MEM_MALLOC_HUGE_FIRST));
-    CHECK(aclrtMalloc(&b, n, ACL_MEM_MALLOC_HUGE_FIRST));
-    CHECK(aclrtMemcpyAsync(a, n, src.data(), n, ACL_MEMCPY_HOST_TO_DEVICE, s1));
-    CHECK(aclrtRecordEvent(ev, s1));
-    CHECK(aclrtStreamWaitEvent(s2, ev));
-    CHECK(aclrtMemcpyAsync(b, n, a, n, ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
-    CHECK(aclrtMemcpyAsync(out.data(), n, b, n, ACL_MEMCPY_DEVICE_TO_HOST, s2));
-    CHECK(aclrtLaunchCallback(count_callback, nullptr, rng() % 2 ? ACL_CALLBACK_BLOCK : ACL_CALLBACK_NO_BLOCK, s2));
-    CHECK(aclrtSynchronizeStream(s2));
-    if (std::memcmp(src.data(), out.data(), n) != 0) {
-      std::fprintf(stderr, "thread %d: data mismatch at %zu bytes\n", idx, n);
-      g_failures++;
-    }
-    CHECK(aclrtFree(a));
-    CHECK(aclrtFree(b));
+    REQUIRE_OK(aclrtMalloc(&a, n, ACL_MEM_MALLOC_HUGE_FIRST));
+    REQUIRE_OK(aclrtMalloc(&b, n, ACL_MEM_MALLOC_HUGE_FIRST));
+    REQUIRE_OK(aclrtMemcpyAsync(a, n, src.data(), n, ACL_MEMCPY_HOST_TO_DEVICE, s1));
+    REQUIRE_OK(aclrtRecordEvent(ev, s1));
+    REQUIRE_OK(aclrtStreamWaitEvent(s2, ev));
+    REQUIRE_OK(aclrtMemcpyAsync(b, n, a, n, ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
+    REQUIRE_OK(aclrtMemcpyAsync(out.data(), n, b, n, ACL_MEMCPY_DEVICE_TO_HOST, s2));
+    REQUIRE_OK(aclrtLaunchCallback(count_callback, nullptr, rng() % 2 ? ACL_CALLBACK_BLOCK : ACL_CALLBACK_NO_BLOCK, s2));
+    REQUIRE_OK(aclrtSynchronizeStream(s2));
+    CHECK_MSG(std::memcmp(src.data(), out.data(), n) == 0,
+              "thread " + std::to_string(idx) + ": data mismatch at " + std::to_string(n) + " bytes");
+    REQUIRE_OK(aclrtFree(a));
+    REQUIRE_OK(aclrtFree(b));
     ++*iterations;
   }
-  CHECK(aclrtUnSubscribeReport(report_tid, s2));
-  CHECK(aclrtDestroyEvent(ev));
-  CHECK(aclrtDestroyStream(s1));
-  CHECK(aclrtDestroyStream(s2));
+  REQUIRE_OK(aclrtUnSubscribeReport(report_tid, s2));
+  REQUIRE_OK(aclrtDestroyEvent(ev));
+  REQUIRE_OK(aclrtDestroyStream(s1));
+  REQUIRE_OK(aclrtDestroyStream(s2));
 }
 
 int main() {
@@ -89,13 +77,11 @@ int main() {
   for (int i = 0; i < 500 && g_callbacks.load() < total; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   g_report_run = false;
   report.join();
-  if (g_callbacks.load() != total) {
-    std::fprintf(stderr, "callbacks %ld != iterations %ld\n", g_callbacks.load(), total);
-    g_failures++;
-  }
-  for (long n : iterations)
-    if (n == 0) g_failures++;
-  if (aclrtResetDevice(0) != ACL_SUCCESS || aclFinalize() != ACL_SUCCESS) g_failures++;
-  std::printf("test_rt_stress: %ld iterations, %d failure(s)\n", total, g_failures.load());
-  return g_failures ? 1 : 0;
+  CHECK_MSG(g_callbacks.load() == total,
+            "callbacks " + std::to_string(g_callbacks.load()) + " != iterations " + std::to_string(total));
+  for (long n : iterations) CHECK_MSG(n > 0, "a worker completed no iteration");
+  CHECK_OK(aclrtResetDevice(0));
+  CHECK_OK(aclFinalize());
+  std::printf("test_rt_stress: %ld iterations\n", total);
+  return check_exit("test_rt_stress");
 }

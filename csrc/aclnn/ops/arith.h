@@ -1,6 +1,6 @@
 // Elementwise arithmetic on strided, broadcasting operands: aclnnAdd/Sub/Mul/Div/Pow and their
 // scalar (Adds, Muls, ...) and in-place forms, comparisons (EqTensor, GtScalar), Clamp,
-// Threshold, fills. Each computes in the promoted dtype on the tiled ONNX kernels
+// Threshold, fills, Addcdiv, InplaceMaskedFillScalar. Each computes in the promoted dtype on the tiled ONNX kernels
 // (csrc/kernels/binary_ops.cpp) and writes the result converted into out's view.
 #pragma once
 
@@ -34,5 +34,9 @@ Plan plan_clamp(const char* op, TensorArg self, const ScalarArg* lo, const Scala
 Plan plan_threshold(const char* op, TensorArg self, double threshold, double value, TensorArg out);
 /** Every element of self = value. */
 Plan plan_fill(const char* op, TensorArg self, double value);
+/** out = self + value * tensor1 / tensor2 (the three broadcast to out), computed in float32. */
+Plan plan_addcdiv(const char* op, TensorArg self, TensorArg tensor1, TensorArg tensor2, double value, TensorArg out);
+/** self = mask ? value : self, mask (bool, or int8/uint8 read as nonzero) broadcasting to self. */
+Plan plan_masked_fill(const char* op, TensorArg self, TensorArg mask, ScalarArg value);
 
 }  // namespace acl_sim::aclnn

@@ -96,7 +96,7 @@ Plan plan_upsample_nearest(const char* op, TensorArg self, std::vector<int64_t> 
   ACLNN_REQUIRE(self.rank() == 4 && output_size.size() == 2, op, ": self must be [N, C, H, W] and outputSize 2 values");
   require_shape(op, out, {self.shape[0], self.shape[1], output_size[0], output_size[1]}, "out");
   return plan_of([self = std::move(self), out = std::move(out)] {
-    const int ct = is_floating(self.dtype) ? ACL_FLOAT : self.dtype;
+    const int ct = is_float_dtype(self.dtype) ? ACL_FLOAT : self.dtype;
     Dense x = read_dense(self, ct);
     Dense o = output_dense(out, ct);
     Dense sizes(ACL_INT64, {4});

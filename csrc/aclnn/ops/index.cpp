@@ -38,8 +38,8 @@ Plan plan_gather(const char* op, TensorArg self, int64_t dim, TensorArg index, T
   require_nd(op, out, "out");
   require_index(op, index);
   ACLNN_REQUIRE(!index_1d || index.rank() <= 1, op, ": index must be 1-D, got ", dims_to_string(index.shape));
-  ACLNN_REQUIRE(self.dtype == out.dtype, op, ": self and out dtypes differ (", acl_dtype_name(self.dtype), ", ",
-                acl_dtype_name(out.dtype), ")");
+  ACLNN_REQUIRE(self.dtype == out.dtype, op, ": self and out dtypes differ (", dtype_name(self.dtype), ", ",
+                dtype_name(out.dtype), ")");
   const size_t d = static_cast<size_t>(normalize_dim(op, dim, self.rank()));
   std::vector<int64_t> expect(self.shape.begin(), self.shape.begin() + static_cast<std::ptrdiff_t>(d));
   expect.insert(expect.end(), index.shape.begin(), index.shape.end());
@@ -81,8 +81,8 @@ Plan plan_index_copy(const char* op, TensorArg self, int64_t dim, TensorArg inde
   require_nd(op, source, "source");
   require_index(op, index);
   ACLNN_REQUIRE(index.rank() <= 1, op, ": index must be 1-D, got ", dims_to_string(index.shape));
-  ACLNN_REQUIRE(self.dtype == source.dtype, op, ": selfRef and source dtypes differ (", acl_dtype_name(self.dtype),
-                ", ", acl_dtype_name(source.dtype), ")");
+  ACLNN_REQUIRE(self.dtype == source.dtype, op, ": selfRef and source dtypes differ (", dtype_name(self.dtype),
+                ", ", dtype_name(source.dtype), ")");
   const size_t d = static_cast<size_t>(normalize_dim(op, dim, self.rank()));
   std::vector<int64_t> expect = self.shape;
   if (!expect.empty()) expect[d] = index.numel();
@@ -102,6 +102,49 @@ Plan plan_index_fill(const char* op, TensorArg self, int64_t dim, std::vector<in
   for (int64_t& i : index) i = checked_index(op, i, self.shape[d]);
   return plan_of([op, d, index, value, self = std::move(self)] {
     for (int64_t i : index) kern::strided_fill(op, select(strided(self), d, i), value);
+  });
+}
+
+Plan plan_scatter(const char* op, TensorArg self, int64_t dim, TensorArg index, TensorArg src, int64_t reduce,
+                  TensorArg out) {
+  require_nd(op, self, "self");
+  require_nd(op, src, "src");
+  require_nd(op, out, "out");
+  require_index(op, index);
+  require_dtype(op, self, "self",
+                {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8,
+                 ACL_BOOL});
+  ACLNN_REQUIRE(src.dtype == self.dtype && out.dtype == self.dtype, op, ": self, src and out dtypes differ (",
+                acl_dtype_name(self.dtype), ", ", acl_dtype_name(src.dtype), ", ", acl_dtype_name(out.dtype), ")");
+  ACLNN_REQUIRE(index.rank() == self.rank() && src.rank() == self.rank(), op, ": self ", dims_to_string(self.shape),
+                ", index ", dims_to_string(index.shape), " and src ", dims_to_string(src.shape),
+                " must have the same rank");
+  ACLNN_REQUIRE(self.rank() <= 8, op, ": self has rank ", self.rank(), ", at most 8 is supported");
+  ACLNN_REQUIRE(reduce >= 0 && reduce <= 2, op, ": reduce ", reduce, " is not 0 (replace), 1 (add) or 2 (multiply)");
+  const int64_t d = normalize_dim(op, dim, self.rank());
+  for (size_t k = 0; k < self.rank(); ++k) {
+    ACLNN_REQUIRE(index.shape[k] <= src.shape[k] && (static_cast<int64_t>(k) == d || index.shape[k] <= self.shape[k]),
+                  op, ": index ", dims_to_string(index.shape), " exceeds src ", dims_to_string(src.shape),
+                  " or (off dim ", d, ") self ", dims_to_string(self.shape), " in dim ", k);
+  }
+  require_shape(op, out, self.shape, "out");
+  // src's leading corner of index's shape: the same storage and strides, a smaller view.
+  src.shape = index.shape;
+  return plan_of([d, reduce, self = std::move(self), index = std::move(index), src = std::move(src),
+                  out = std::move(out)] {
+    Dense x = read_dense(self, self.dtype);
+    Dense o = output_dense(out, out.dtype);
+    if (o.data() == x.data()) {  // out is self: the kernel copies data to output first, so give it its own copy
+      Dense copy(x.dtype(), x.shape());
+      kern::strided_copy("aclnnScatter", strided(self), strided(copy));
+      x = copy;
+    }
+    Attrs attrs;
+    attrs.set("axis", d);
+    attrs.set("reduction", std::string(reduce == 0 ? "none" : reduce == 1 ? "add" : "mul"));
+    run_kernel("ScatterElements", {x.view(), read_dense(index, index.dtype).view(), read_dense(src, src.dtype).view()},
+               {o.view()}, &attrs);
+    commit(o, out);
   });
 }
 

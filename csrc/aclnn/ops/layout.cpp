@@ -232,7 +232,7 @@ Plan plan_arange(const char* op, double start, double end, double step, TensorAr
   ACLNN_REQUIRE(out.numel() == n, op, ": out has ", out.numel(), " elements; [", start, ", ", end, ") by ", step,
                 " gives ", n);
   return plan_of([start, end, step, n, out = std::move(out)] {
-    const int ct = is_floating(out.dtype) ? ACL_DOUBLE : ACL_INT64;
+    const int ct = is_float_dtype(out.dtype) ? ACL_DOUBLE : ACL_INT64;
     Dense o(ct, {n});
     run_kernel("Range", {scalar_dense(start, ct).view(), scalar_dense(end, ct).view(), scalar_dense(step, ct).view()},
                {o.view()});

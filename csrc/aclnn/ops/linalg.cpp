@@ -1,5 +1,7 @@
 #include "aclnn/ops/linalg.h"
 
+#include "aclnn/ops/arith.h"
+
 #include "kernels/triangular_solve.h"
 #include "op/tensor_desc.h"
 
@@ -35,6 +37,18 @@ Plan plan_triangular_solve(const char* op, TensorArg b, TensorArg a, bool upper,
     commit(xf, x);
     commit(af, m);
   });
+}
+
+Plan plan_ger(const char* op, TensorArg self, TensorArg vec2, TensorArg out) {
+  ACLNN_REQUIRE(self.rank() == 1 && vec2.rank() == 1, op, ": self ", dims_to_string(self.shape), " and vec2 ",
+                dims_to_string(vec2.shape), " must be 1-D");
+  require_shape(op, out, {self.shape[0], vec2.shape[0]}, "out");
+  // Column and row views of the same storage: the stride of a size-1 dim is never used.
+  self.shape = {self.shape[0], 1};
+  self.strides = {self.strides[0], 1};
+  vec2.shape = {1, vec2.shape[0]};
+  vec2.strides = {1, vec2.strides[0]};
+  return plan_binary(op, "Mul", Operand::of(std::move(self)), Operand::of(std::move(vec2)), 1.0, std::move(out));
 }
 
 }  // namespace acl_sim::aclnn

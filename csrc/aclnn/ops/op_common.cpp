@@ -13,8 +13,6 @@ kern::StridedView strided(const TensorArg& t) {
 
 kern::StridedView strided(const Dense& d) { return kern::strided_of(d.view()); }
 
-bool is_floating(int dt) { return dt == ACL_FLOAT || dt == ACL_FLOAT16 || dt == ACL_BF16 || dt == ACL_DOUBLE; }
-
 namespace {
 
 int rank_of(int dt) {
@@ -44,7 +42,7 @@ int promote_dtype(int a, int b) {
 }
 
 int promote_with_scalar(int tensor_dtype, int scalar_dtype) {
-  if (!is_floating(tensor_dtype) && is_floating(scalar_dtype)) return ACL_FLOAT;
+  if (!is_float_dtype(tensor_dtype) && is_float_dtype(scalar_dtype)) return ACL_FLOAT;
   if (tensor_dtype == ACL_BOOL && scalar_dtype != ACL_BOOL) return scalar_dtype == ACL_INT64 ? ACL_INT64 : scalar_dtype;
   return tensor_dtype;
 }
@@ -85,7 +83,7 @@ Dense scalar_dense(double v, int dtype) {
 
 void require_dtype(const char* op, const TensorArg& t, const char* what, std::initializer_list<int> allowed) {
   ACLNN_REQUIRE(std::find(allowed.begin(), allowed.end(), static_cast<int>(t.dtype)) != allowed.end(), op, ": ", what,
-                " dtype ", acl_dtype_name(t.dtype), " is not supported");
+                " dtype ", dtype_name(t.dtype), " is not supported");
 }
 
 void require_shape(const char* op, const TensorArg& t, const std::vector<int64_t>& shape, const char* what) {
@@ -94,7 +92,7 @@ void require_shape(const char* op, const TensorArg& t, const std::vector<int64_t
 }
 
 void require_nd(const char* op, const TensorArg& t, const char* what) {
-  ACLNN_REQUIRE(t.elem_bytes() != 0, op, ": ", what, " dtype ", acl_dtype_name(t.dtype),
+  ACLNN_REQUIRE(t.elem_bytes() != 0, op, ": ", what, " dtype ", dtype_name(t.dtype),
                 " is not supported (packed sub-byte types only as matmul weights)");
 }
 

@@ -19,7 +19,6 @@ kern::StridedView strided(const TensorArg& t);
 /** The kernels' strided view of a dense buffer. */
 kern::StridedView strided(const Dense& d);
 
-bool is_floating(int dtype);
 /** CANN's promotion of two tensor dtypes: floats beat integers and bool, the wider type wins,
  *  float16 with bfloat16 gives float32. */
 int promote_dtype(int a, int b);

@@ -7,7 +7,7 @@
 namespace acl_sim::aclnn {
 namespace {
 
-int accumulate_dtype(int dt) { return is_floating(dt) ? (dt == ACL_DOUBLE ? ACL_DOUBLE : ACL_FLOAT) : ACL_INT64; }
+int accumulate_dtype(int dt) { return is_float_dtype(dt) ? (dt == ACL_DOUBLE ? ACL_DOUBLE : ACL_FLOAT) : ACL_INT64; }
 
 Dense int64_vector(const std::vector<int64_t>& v) {
   Dense d(ACL_INT64, {static_cast<int64_t>(v.size())});
@@ -68,7 +68,7 @@ Plan plan_argmax(const char* op, TensorArg self, int64_t dim, bool keepdim, Tens
   }
   require_shape(op, out, expect, "out");
   return plan_of([d, self = std::move(self), out = std::move(out)] {
-    Dense x = read_dense(self, is_floating(self.dtype) ? ACL_FLOAT : self.dtype);
+    Dense x = read_dense(self, is_float_dtype(self.dtype) ? ACL_FLOAT : self.dtype);
     Dense o(ACL_INT64, out.shape);
     Attrs at;
     at.set("axis", d);
@@ -84,7 +84,7 @@ Plan plan_argsort(const char* op, TensorArg self, int64_t dim, bool descending, 
   require_shape(op, out, self.shape, "out");
   const int64_t d = normalize_dim(op, dim, self.rank());
   return plan_of([d, descending, self = std::move(self), out = std::move(out)] {
-    Dense x = read_dense(self, is_floating(self.dtype) ? ACL_FLOAT : self.dtype);
+    Dense x = read_dense(self, is_float_dtype(self.dtype) ? ACL_FLOAT : self.dtype);
     Dense vals(x.dtype(), self.shape), idx(ACL_INT64, self.shape);
     Attrs at;
     at.set("axis", d);

@@ -11,8 +11,8 @@ Plan plan_unary(const char* op, const char* onnx_op, const TensorArg& self, cons
                 dims_to_string(self.shape));
   ACLNN_REQUIRE(self.dtype == ACL_FLOAT || self.dtype == ACL_FLOAT16 || self.dtype == ACL_BF16 ||
                     self.dtype == ACL_INT32 || self.dtype == ACL_INT64 || self.dtype == ACL_INT8,
-                op, ": self dtype ", acl_dtype_name(self.dtype), " is not supported");
-  ACLNN_REQUIRE(acl_dtype_bytes(out.dtype) != 0, op, ": out dtype ", acl_dtype_name(out.dtype), " is not supported");
+                op, ": self dtype ", dtype_name(self.dtype), " is not supported");
+  ACLNN_REQUIRE(dtype_size(out.dtype) != 0, op, ": out dtype ", dtype_name(out.dtype), " is not supported");
   // bfloat16 is computed in float32 (the kernels' float path); other dtypes natively.
   int compute = self.dtype == ACL_BF16 ? ACL_FLOAT : self.dtype;
   Plan p;

@@ -13,6 +13,7 @@
 
 #include "acl_base.h"
 #include "acl_rt.h"
+#include "error_codes/ge_error_codes.h"
 
 #ifdef __cplusplus
 extern "C" {

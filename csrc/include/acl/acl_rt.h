@@ -1,7 +1,7 @@
 /**
  * @file acl_rt.h
  * AscendCL runtime: devices, contexts, streams, events, memory, callbacks.
- * CANN's names, enum values and signatures (acl_api.md §2-3).
+ * CANN's names, enum values and signatures.
  */
 #ifndef ACL_SIM_ACL_RT_H_
 #define ACL_SIM_ACL_RT_H_

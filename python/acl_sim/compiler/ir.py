@@ -42,6 +42,15 @@ class Graph:
         self.consts: dict[str, np.ndarray] = {}
         self.shapes: dict[str, tuple[int, ...]] = {}
         self.dtypes: dict[str, np.dtype] = {}
+        # Run-time dims (passes/runtime_dims.py): per tensor with any, one symbol index or None per dim;
+        # the symbols' names and bounds (the bound is the dim's value in `shapes`).
+        self.syms: dict[str, tuple] = {}
+        self.symbols: list[dict] = []
+        # Sequence / optional values (passes/sequences.py): element tensor names; an optional's element or None.
+        self.seqs: dict[str, list[str]] = {}
+        self.opts: dict[str, str | None] = {}
+        # Graph outputs that were sequences ({name: element count}) or empty optionals (sequences.expand_outputs).
+        self.value_outputs: dict = {"sequences": {}, "absent": []}
         self.opset = CANONICAL_OPSET
         self.source_opset = CANONICAL_OPSET
         self._names: set[str] = set()
@@ -144,6 +153,8 @@ class Graph:
                    for n in self.nodes]
         g.inputs, g.outputs = list(self.inputs), list(self.outputs)
         g.consts, g.shapes, g.dtypes = dict(self.consts), dict(self.shapes), dict(self.dtypes)
+        g.syms, g.symbols = dict(self.syms), [dict(s) for s in self.symbols]
+        g.seqs, g.opts = {k: list(v) for k, v in self.seqs.items()}, dict(self.opts)
         g.opset, g.source_opset = self.opset, self.source_opset
         g._counter = self._counter
         return g

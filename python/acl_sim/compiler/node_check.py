@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
+
 from .passes.control_flow import UNROLLED_OPS
 
 # Ops ATC decomposes into kernel-library ops (passes/lowerings.py).
 LOWERED_OPS = {"QLinearMatMul", "QLinearConv", "RNN", "GRU", "LSTM", "Einsum"}
+from .passes.sequences import SEQUENCE_OPS
 from .supported_ops import FOLD_ONLY_OPS, SUPPORTED_OPS
 
 # Attribute values the compiler rejects: op -> [(attribute, default, accepted values)].
@@ -29,9 +32,8 @@ UNSUPPORTED_ATTRS = {
     "LSTM": [("layout", 0, {0}), ("input_forget", 0, {0})],
 }
 
-# ONNX element types with an aclDataType (om_writer.ACL_DTYPES) the kernels move.
-_SUPPORTED_ELEM_NAMES = {"FLOAT", "FLOAT16", "BFLOAT16", "DOUBLE", "INT8", "UINT8", "INT16", "UINT16", "INT32",
-                         "UINT32", "INT64", "UINT64", "BOOL"}
+# ONNX element types with an aclDataType the kernels move (the computed rows of acl_sim.dtypes).
+_SUPPORTED_ELEMS = {d.onnx for d in dtypes.TABLE if d.computed}
 
 
 def _elem_name(elem: int) -> str:
@@ -53,7 +55,7 @@ def _type_name(type_proto) -> str:
         if elem == 0:
             return "-"
         name = _elem_name(elem)
-        if name in _SUPPORTED_ELEM_NAMES:
+        if elem in _SUPPORTED_ELEMS:
             from onnx import helper
 
             return np.dtype(helper.tensor_dtype_to_np_dtype(elem)).name
@@ -74,12 +76,25 @@ def _bad_type(type_proto) -> str | None:
     kind = type_proto.WhichOneof("value")
     if kind == "tensor_type":
         elem = type_proto.tensor_type.elem_type
-        if elem == 0 or _elem_name(elem) in _SUPPORTED_ELEM_NAMES:
+        if elem == 0 or elem in _SUPPORTED_ELEMS:
             return None
         return f"dtype {_type_name(type_proto)} is not supported"
-    if kind in ("sequence_type", "optional_type", "map_type", "sparse_tensor_type"):
+    if kind == "sequence_type":  # resolved at compile time (passes/sequences.py)
+        return _bad_type(type_proto.sequence_type.elem_type)
+    if kind == "optional_type":
+        return _bad_type(type_proto.optional_type.elem_type)
+    if kind in ("map_type", "sparse_tensor_type"):
         return f"{_type_name(type_proto)} values are not supported (tensors only)"
     return None
+
+
+def _bad_input_type(type_proto) -> str | None:
+    """A graph input must be a tensor: the model's dataset holds tensors."""
+    bad = _bad_type(type_proto)
+    if bad or type_proto is None or type_proto.WhichOneof("value") in ("tensor_type", None):
+        return bad
+    return (f"a {_type_name(type_proto)} graph input is not a model input; pass its elements as tensor inputs "
+            f"(acl_sim.onnx_backend does this per sequence length)")
 
 
 def describe(op: str, name: str, opset: int, dtypes: list[str], domain: str = "") -> str:
@@ -131,6 +146,8 @@ def op_problem(op: str, opset: int, seen: frozenset = frozenset(), node=None, in
         return None
     if op in LOWERED_OPS:
         return None
+    if op in SEQUENCE_OPS:
+        return _subgraph_problem(op, node, opset, seen) if node is not None and op == "SequenceMap" else None
     if op.startswith("ai.onnx.ml."):
         from .supported_ops import ML_OPS
 
@@ -205,7 +222,7 @@ def unsupported_nodes(proto) -> list[str]:
     lines = []
     for kind, values in (("input", g.input), ("output", g.output)):
         for vi in values:
-            bad = _bad_type(vi.type)
+            bad = _bad_input_type(vi.type) if kind == "input" else _bad_type(vi.type)
             if bad:
                 lines.append(f"graph {kind} '{vi.name}' ({_type_name(vi.type)}): {bad}")
     for idx, node in enumerate(g.node):

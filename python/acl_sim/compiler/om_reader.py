@@ -12,17 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import dtypes
 from .om_writer import (HEADER_SIZE, MAGIC, SECTION_ENTRY, SECTION_GRAPH, SECTION_IODESC, SECTION_MEMPLAN,
                         SECTION_META, SECTION_WEIGHTS, VERSION)
 
-ACL_TO_NUMPY = {0: np.float32, 1: np.float16, 2: np.int8, 3: np.int32, 4: np.uint8, 6: np.int16, 7: np.uint16,
-                8: np.uint32, 9: np.int64, 10: np.uint64, 11: np.float64, 12: np.bool_}
-try:  # bfloat16 (27) as onnx/ml_dtypes spell it
-    import ml_dtypes
-
-    ACL_TO_NUMPY[27] = ml_dtypes.bfloat16
-except ImportError:
-    pass
 JSON_CAP = 256 << 20
 
 
@@ -45,7 +38,7 @@ class OmFile:
 
     def weight(self, tensor: dict) -> np.ndarray:
         """The array of a `kind: weight` tensor description."""
-        dtype = np.dtype(ACL_TO_NUMPY[tensor["dtype"]])
+        dtype = dtypes.NUMPY_OF_ACL[tensor["dtype"]]
         raw = self.weights[tensor["offset"]:tensor["offset"] + tensor["size"]]
         return np.frombuffer(raw, dtype=dtype).reshape(tensor["shape"])
 

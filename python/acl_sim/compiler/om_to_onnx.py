@@ -12,7 +12,8 @@ import math
 import numpy as np
 
 from .ir import CANONICAL_OPSET
-from .om_reader import ACL_TO_NUMPY, OmFile, read_om
+from .. import dtypes
+from .om_reader import OmFile, read_om
 
 
 def _activation_nodes(helper, numpy_helper, act: str, alpha, beta, x: str, y: str, tag: str, inits: list):
@@ -97,16 +98,18 @@ def to_onnx(om, profile: int = 0):
                                        node["attrs"].get("activation_beta"), raw, outs[0], f"n{k}a", inits)
         else:
             nodes.append(helper.make_node(op, ins, outs, name=node["name"], **attrs))
-    onnx_type = {0: 1, 1: 10, 2: 3, 3: 6, 4: 2, 6: 5, 7: 4, 8: 12, 9: 7, 10: 13, 11: 11, 12: 9, 27: 16}
     by_index = {("input", t["index"]): t for t in tensors if t["kind"] == "input"}
     by_index.update({("output", t["index"]): t for t in tensors if t["kind"] == "output"})
     inputs = []
     for idx, d in enumerate(io["inputs"]):
         t = by_index.get(("input", idx))
         if t is not None:
-            inputs.append(helper.make_tensor_value_info(d["name"], onnx_type[t["dtype"]], t["shape"]))
-    outputs = [helper.make_tensor_value_info(d["name"], onnx_type[by_index[("output", idx)]["dtype"]],
-                                             by_index[("output", idx)]["shape"])
+            inputs.append(helper.make_tensor_value_info(d["name"], dtypes.to_onnx(t["dtype"]), t["shape"]))
+    def dims(t):  # a run-time dim (docs/dynamic_shapes.md) has no static size
+        return [None if s >= 0 else d for d, s in zip(t["shape"], t.get("sym", [-1] * len(t["shape"])))]
+
+    outputs = [helper.make_tensor_value_info(d["name"], dtypes.to_onnx(by_index[("output", idx)]["dtype"]),
+                                             dims(by_index[("output", idx)]))
                for idx, d in enumerate(io["outputs"])]
     graph = helper.make_graph(nodes, "from_om", inputs, outputs, initializer=inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", CANONICAL_OPSET)])
@@ -115,4 +118,4 @@ def to_onnx(om, profile: int = 0):
 
 
 def numpy_dtype(acl_dtype: int):
-    return np.dtype(ACL_TO_NUMPY[acl_dtype])
+    return dtypes.to_numpy(acl_dtype)

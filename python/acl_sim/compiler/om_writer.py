@@ -8,6 +8,8 @@ import zlib
 
 import numpy as np
 
+from .. import dtypes
+
 MAGIC = b"ACLSIMOM"
 VERSION = 1
 HEADER_SIZE = 64
@@ -15,22 +17,16 @@ SECTION_ENTRY = 32
 SECTION_IODESC, SECTION_GRAPH, SECTION_MEMPLAN, SECTION_WEIGHTS, SECTION_META = 1, 2, 3, 4, 5
 ALIGN = 64
 
-# numpy dtype -> aclDataType number
-ACL_DTYPES = {np.dtype(np.float32): 0, np.dtype(np.float16): 1, np.dtype(np.int8): 2, np.dtype(np.int32): 3,
-              np.dtype(np.uint8): 4, np.dtype(np.int16): 6, np.dtype(np.uint16): 7, np.dtype(np.uint32): 8,
-              np.dtype(np.int64): 9, np.dtype(np.uint64): 10, np.dtype(np.float64): 11, np.dtype(np.bool_): 12}
 ACL_FORMATS = {"NCHW": 0, "NHWC": 1, "ND": 2}
 
 
 def acl_dtype(dtype) -> int:
     from .errors import CompileError
 
-    dt = np.dtype(dtype)
-    if dt.name == "bfloat16":  # ml_dtypes' bfloat16, as onnx returns it
-        return 27
-    if dt not in ACL_DTYPES:
-        raise CompileError(f"tensor dtype {dt} has no aclDataType")
-    return ACL_DTYPES[dt]
+    try:
+        return dtypes.from_numpy(dtype)
+    except ValueError as e:
+        raise CompileError(f"tensor dtype {np.dtype(dtype)} has no aclDataType") from None
 
 
 def _align(n: int) -> int:

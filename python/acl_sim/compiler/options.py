@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 
 from .errors import CompileError
 
-# soc_version values of hardware_and_algorithms.md §1.1 (full and short names).
+# soc_version values ATC accepts: CANN's SoC names (full and short).
 SOC_VERSIONS = ("Ascend910A", "Ascend910", "Ascend910ProB", "Ascend910B1", "Ascend910B", "Ascend910B2",
                 "Ascend910B2C", "Ascend910B3", "Ascend910B4", "Ascend910_9391", "Ascend910_93",
                 "Ascend310P3", "Ascend310P", "Ascend310B1", "Ascend310B")

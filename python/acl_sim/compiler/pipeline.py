@@ -46,6 +46,8 @@ def _finalise_outputs(g: Graph) -> list[str]:
         copy = g.fresh(f"{name}_out")
         g.nodes.append(Node("Identity", g.fresh("output_copy"), [name], [copy], {}, []))
         g.shapes[copy], g.dtypes[copy] = g.shape(name), g.dtype(name)
+        if name in g.syms:
+            g.syms[copy] = g.syms[name]
         g.outputs[idx] = copy
         seen.add(copy)
     return names
@@ -86,6 +88,8 @@ def _graph_json(g: Graph, plan: dict, weights: om_writer.WeightStore) -> dict:
             entry.update(kind="weight", offset=offset)
         else:
             entry.update(kind="workspace", offset=plan["offsets"][name])
+        if name in g.syms:  # run-time dims: `shape` holds their bounds
+            entry["sym"] = [-1 if sym is None else int(sym) for sym in g.syms[name]]
         entry["size"] = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
         index[name] = len(tensors)
         tensors.append(entry)
@@ -100,7 +104,10 @@ def _graph_json(g: Graph, plan: dict, weights: om_writer.WeightStore) -> dict:
                       "attrs": {k: _attr_json(v) for k, v in n.attrs.items()}, "sources": n.sources or [n.name]})
     for name in g.outputs:
         tensor(name)
-    return {"workspace_size": plan["workspace_size"], "tensors": tensors, "nodes": nodes}
+    graph = {"workspace_size": plan["workspace_size"], "tensors": tensors, "nodes": nodes}
+    if g.symbols:
+        graph["symbols"] = [{"name": s["name"], "bound": int(s["bound"])} for s in g.symbols]
+    return graph
 
 
 def _import_checked(proto):
@@ -148,7 +155,7 @@ def compile_graph(proto, options: Options, source_sha256: str, out_path: str) ->
                            "inplace_count": plan["inplace_count"]})
         graphs.append(_graph_json(g, plan, weights))
         plans.append({k: plan[k] for k in ("naive_bytes", "planned_bytes", "lower_bound_bytes", "inplace_count")})
-        out_shapes.append([(g.shape(o), g.dtype(o)) for o in g.outputs])
+        out_shapes.append([(_io_dims(g, o), g.dtype(o)) for o in g.outputs])
         last_graph = g
     iodesc = _iodesc(base, declared, specs, profiles, out_shapes, output_names, options, stored_profiles)
     aipp.patch_iodesc(iodesc, aipp_records)
@@ -161,8 +168,19 @@ def compile_graph(proto, options: Options, source_sha256: str, out_path: str) ->
     size = om_writer.write_om(out_path, iodesc, graphs, {"profiles": plans}, weights, meta)
     report = {"passes": ctx.report, "memplan": plans, "profiles": len(profiles), "om_bytes": size,
               "weights_bytes": weights.size, "op_counts": last_graph.op_counts(),
-              "compile_seconds": round(time.perf_counter() - start, 3), "cached": False}
+              "compile_seconds": round(time.perf_counter() - start, 3), "cached": False,
+              # ONNX outputs that are sequences (model outputs '<name>:<k>') or empty optionals (no model output)
+              "sequence_outputs": dict(last_graph.value_outputs["sequences"]),
+              "absent_outputs": list(last_graph.value_outputs["absent"])}
     return report
+
+
+def _io_dims(g: Graph, name: str):
+    """(bound shape, IODESC dims): a run-time dim is -1 in IODESC; the size is the bound's."""
+    shape = g.shape(name)
+    syms = g.syms.get(name)
+    dims = [-1 if syms and syms[k] is not None else int(d) for k, d in enumerate(shape)]
+    return shape, dims
 
 
 def _iodesc(base: Graph, declared: dict, specs: dict, profiles: list, out_shapes: list, output_names: list,
@@ -176,10 +194,10 @@ def _iodesc(base: Graph, declared: dict, specs: dict, profiles: list, out_shapes
                        "size": elements * np.dtype(dtype).itemsize})
     outputs = []
     for k, name in enumerate(output_names):
-        sizes = [(int(np.prod(s[k][0], dtype=np.int64)) * np.dtype(s[k][1]).itemsize, s[k]) for s in out_shapes]
-        size, (shape, dtype) = max(sizes, key=lambda t: t[0])
+        sizes = [(int(np.prod(s[k][0][0], dtype=np.int64)) * np.dtype(s[k][1]).itemsize, s[k]) for s in out_shapes]
+        size, ((shape, dims), dtype) = max(sizes, key=lambda t: t[0])
         outputs.append({"name": name, "dtype": om_writer.acl_dtype(dtype), "format": 2,
-                        "dims": [int(d) for d in shape], "size": size})
+                        "dims": [int(d) for d in dims], "size": size})
     dyn = {"kind": options.dynamic_kind, "profiles": stored_profiles}
     if options.dynamic_kind != "none":
         k = len(stored_profiles[0])

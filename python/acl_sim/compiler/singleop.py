@@ -17,16 +17,13 @@ import json
 import os
 import sys
 
+from .. import dtypes
 from .errors import CompileError
 
 MAGIC = b"ACLSIMOP"
 
-# CANN type strings → aclDataType numbers.
-DTYPES = {
-    "float": 0, "float32": 0, "float16": 1, "half": 1, "int8": 2, "int32": 3, "uint8": 4, "int16": 6,
-    "uint16": 7, "uint32": 8, "int64": 9, "uint64": 10, "double": 11, "float64": 11, "bool": 12,
-    "bfloat16": 27, "bf16": 27,
-}
+# CANN type strings → aclDataType numbers: the types the kernels compute on, by name and alias.
+DTYPES = {**{d.name: d.value for d in dtypes.TABLE if d.computed}, **dtypes.ALIASES}
 FORMATS = {"NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4, "HWCN": 16, "NDHWC": 27,
            "FRACTAL_NZ": 29, "NCDHW": 30, "NC": 35, "NCL": 47}
 ATTR_KINDS = {"bool", "int", "float", "string", "data_type", "list_bool", "list_int", "list_float",

@@ -35,6 +35,8 @@ SUPPORTED_OPS = frozenset({
     "EyeLike", "ScatterElements", "ScatterND", "OneHot", "ReverseSequence", "TensorScatter", "Col2Im",
     # linear algebra / text features
     "Det", "TfIdfVectorizer", "DeformConv", "MaxUnpool", "TreeEnsemble",
+    # data-dependent output shapes (run-time dims: passes/runtime_dims.py)
+    "NonZero", "Compress", "Unique", "NonMaxSuppression",
 })
 
 # ai.onnx.ml ops ATC accepts (IR op name "ai.onnx.ml.<op>"): Binarizer and ArrayFeatureExtractor
@@ -43,7 +45,7 @@ ML_OPS = frozenset({"Binarizer", "ArrayFeatureExtractor", "TreeEnsemble"})
 
 # Ops ATC can evaluate at compile time; they are accepted as long as folding removes them.
 FOLD_ONLY_OPS = frozenset({"Shape", "Size", "ConstantOfShape", "Range", "Constant", "Dropout", "Upsample",
-                           "NonZero", "Scatter", "MelWeightMatrix"})
+                           "Scatter", "MelWeightMatrix"})
 
 # ONNX op name -> names users may write in --modify_mixlist (CANN spellings).
 CANN_NAMES = {

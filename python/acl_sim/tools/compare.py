@@ -21,11 +21,11 @@ import tempfile
 
 import numpy as np
 
+from .. import dtypes
+
 ACL_MEM_MALLOC_HUGE_FIRST = 0
 ACL_MEMCPY_HOST_TO_DEVICE = 1
 ACL_MEMCPY_DEVICE_TO_HOST = 2
-NP_OF_ACL = {0: np.float32, 1: np.float16, 2: np.int8, 3: np.int32, 4: np.uint8, 6: np.int16, 7: np.uint16,
-             8: np.uint32, 9: np.int64, 10: np.uint64, 11: np.float64, 12: np.bool_}
 
 
 class CompareError(Exception):
@@ -82,7 +82,7 @@ def run_om_with_dump(om_path: str, inputs: list[np.ndarray], dump_dir: str) -> t
     results = []
     for i, (dev, size) in enumerate(outs):
         dims, ret = acl.mdl.get_cur_output_dims(desc, i)
-        dtype = NP_OF_ACL.get(acl.mdl.get_output_data_type(desc, i), np.float32)
+        dtype = dtypes.NUMPY_OF_ACL.get(acl.mdl.get_output_data_type(desc, i), np.float32)
         host = np.empty(dims["dims"] if ret == 0 else [size // np.dtype(dtype).itemsize], dtype=dtype)
         _check(acl.rt.memcpy(acl.util.numpy_contiguous_to_ptr(host)[0], host.nbytes, dev, host.nbytes,
                              ACL_MEMCPY_DEVICE_TO_HOST), "acl.rt.memcpy")

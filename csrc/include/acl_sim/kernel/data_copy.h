@@ -2,7 +2,7 @@
  * @file data_copy.h
  * DataCopy between GM and UB (and UB to UB), with the NPU's rules checked:
  * the copied length must be a multiple of 32 bytes and the UB side must start
- * on a 32-byte boundary (hardware_and_algorithms.md §1.3). GM needs no
+ * on a 32-byte boundary (the Unified Buffer's block size). GM needs no
  * alignment (DataCopyPad lifts the length rule). A violation faults the block: the launch's stream reports
  * ACL_ERROR_RT_AICORE_EXCEPTION at synchronize, naming kernel and sizes.
  */

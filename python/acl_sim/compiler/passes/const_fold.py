@@ -14,15 +14,20 @@ from ..ir import Graph, Node
 
 # Ops with side effects or randomness, or that must stay visible, are never folded.
 NEVER_FOLD = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial",
-              "If", "Loop", "Scan", "Dropout"}
+              "If", "Loop", "Scan", "Dropout",
+              "TreeEnsemble"}  # the lowered ai.onnx.ml op: no default-domain reference to fold it with
 
 
 def foldable(g: Graph, node: Node) -> bool:
-    if node.op in NEVER_FOLD:
-        return False
+    from .sequences import SEQUENCE_OPS, is_value
+
+    if node.op.startswith("ai.onnx.ml."):
+        return False  # ai.onnx.ml: lowered first (passes/lowerings.py), then folded
+    if node.op in NEVER_FOLD or node.op in SEQUENCE_OPS or any(is_value(g, i) for i in node.inputs):
+        return False  # sequence values are resolved by passes/sequences.py, not evaluated
     if node.op in ("Shape", "Size"):
-        shape = g.shape(node.inputs[0])
-        return shape is not None and all(d >= 0 for d in shape)
+        shape = g.shape(node.inputs[0])  # a run-time dim's static value is only its bound
+        return shape is not None and all(d >= 0 for d in shape) and node.inputs[0] not in g.syms
     return all((not i) or g.is_const(i) for i in node.inputs)
 
 

@@ -1,7 +1,10 @@
 """Control flow on a static-shape NPU: `If` with a compile-time condition and `Scan` (opset 9+)
 are resolved at compile time, during shape inference, into plain nodes.
 
-- `If`: the condition must fold to a constant (e.g. a shape test); the taken branch is inlined.
+- `If`: a condition that folds to a constant (e.g. a shape test) inlines the taken branch; a
+  data-dependent condition runs both branches and selects each output with Where (the branches
+  must then give the same shapes and dtypes; sequences of one length are selected element by
+  element, optionals when both are present or both empty).
 - `Scan`: unrolled over its (static) sequence length. Step t slices every scan input at t
   (Gather on the scan axis; reversed for direction 1), runs a renamed copy of the body, threads
   the state outputs into the next step, and the per-step scan outputs are stacked (Unsqueeze +
@@ -142,8 +145,7 @@ def _unroll_if(g: Graph, node: Node, opset: int) -> list[Node]:
     explicit, outer = _split_inputs(node)
     cond = g.const(explicit[0]) if explicit else None
     if cond is None:
-        raise CompileError(f"node '{node.name}' (If, opset {g.source_opset}): the condition is not a compile-time "
-                           f"constant (a data-dependent branch has no static-shape form)")
+        return _select_if(g, node, explicit[0], outer, opset)
     branch = node.attrs["then_branch" if bool(np.asarray(cond).reshape(-1)[0]) else "else_branch"].g
     nodes, rename = _body_nodes(g, node, branch, outer, opset, "then" if bool(cond) else "else")
     for out_vi, dst in zip(branch.output, node.outputs):
@@ -154,6 +156,34 @@ def _unroll_if(g: Graph, node: Node, opset: int) -> list[Node]:
                 g.shapes[dst], g.dtypes[dst] = g.shapes[src], g.dtypes[src]
             else:
                 nodes.append(_identity(g, node, src, dst))
+    return nodes
+
+
+def _select_if(g: Graph, node: Node, cond: str, outer: dict, opset: int) -> list[Node]:
+    """An If whose condition is data: both branches run and a Where picks each output. Branches have
+    no side effects, so this is the If's value whenever both give the same shape and dtype (checked
+    once the branch shapes are inferred, shape_infer.IF_SAME_SHAPE); otherwise the output shape itself
+    would depend on the data, which is refused."""
+    from .sequences import IF_SELECT
+    from .shape_infer import IF_SAME_SHAPE
+
+    nodes: list[Node] = []
+    outs = {}
+    for key, tag in (("then_branch", "then"), ("else_branch", "else")):
+        branch = node.attrs[key].g
+        body, rename = _body_nodes(g, node, branch, outer, opset, tag)
+        nodes.extend(body)
+        outs[tag] = [rename.get(vi.name, vi.name) for vi in branch.output]
+    if len(outs["then"]) != len(outs["else"]):
+        raise CompileError(f"node '{node.name}' (If): the branches have different output counts")
+    scalar = g.fresh(f"{node.name}/cond")  # a one-element condition of any rank selects as a scalar
+    nodes.append(Node("Reshape", g.fresh(f"{node.name}/cond_scalar"),
+                      [cond, g.add_const(f"{node.name}_scalar", np.zeros(0, dtype=np.int64))], [scalar], {},
+                      list(node.sources)))
+    for then_out, else_out, dst in zip(outs["then"], outs["else"], node.outputs):
+        if dst:  # a Where per tensor; sequences / optionals element by element (sequences.IF_SELECT)
+            nodes.append(Node(IF_SELECT, g.fresh(f"{node.name}/select"), [scalar, then_out, else_out], [dst],
+                              {IF_SAME_SHAPE: node.name}, list(node.sources)))
     return nodes
 
 

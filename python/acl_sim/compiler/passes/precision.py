@@ -80,6 +80,8 @@ def run(g: Graph, ctx) -> dict:
                 to = 10 if dtype == F16 else 1
                 new_nodes.append(Node("Cast", g.fresh(f"cast_{name}"), [name], [out], {"to": to}, []))
                 g.shapes[out], g.dtypes[out] = g.shape(name), dtype
+                if name in g.syms:  # run-time dims carry over (runtime_dims)
+                    g.syms[out] = g.syms[name]
                 casts[key] = out
                 stats["casts"] += 1
         return casts[key]
@@ -121,6 +123,8 @@ def run(g: Graph, ctx) -> dict:
         for n in g.nodes:
             n.inputs = [inner if i == name else i for i in n.inputs]
         g.shapes[inner], g.dtypes[inner] = g.shape(name), g.dtype(name)
+        if name in g.syms:
+            g.syms[inner] = g.syms[name]
         g.nodes.append(Node("Cast", g.fresh(f"cast_{name}"), [inner if prod is not None else name], [name],
                             {"to": 10 if out_dtype == F16 else 1}, []))
         g.dtypes[name] = out_dtype

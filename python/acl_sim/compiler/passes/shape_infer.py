@@ -5,7 +5,8 @@ is folded (see const_fold); otherwise its output shapes come from a fast
 Python rule for the common elementwise ops, or from onnx's own shape
 inference run on a one-node model (small/integer constant inputs are passed
 as initializers so Reshape/Slice/Resize/Expand targets resolve). Every tensor
-must end with a fully static shape: the runtime executes static shapes only.
+must end with a fully static shape, except the run-time dims of data-dependent ops (NonZero, Unique,
+...: runtime_dims), which get an upper bound and are resolved by the executor as the graph runs.
 """
 from __future__ import annotations
 
@@ -226,8 +227,17 @@ def _ceil_mode_fix(g: Graph, node: Node, rule):
 
 
 def infer_node(g: Graph, node: Node):
-    """Sets g.shapes/g.dtypes for the node's outputs; raises CompileError if one stays dynamic."""
+    """Sets g.shapes/g.dtypes for the node's outputs; raises CompileError if one stays dynamic.
+    Data-dependent ops get run-time dims (runtime_dims); nodes reading them inherit theirs."""
+    from . import runtime_dims
+
     lower_to_canonical(g, node)
+    if node.op in runtime_dims.DATA_DEPENDENT:
+        runtime_dims.infer_data_dependent(g, node)
+        return
+    same_shape = node.attrs.pop(IF_SAME_SHAPE, None)
+    if same_shape is not None:
+        _check_if_branches(g, node, same_shape)
     rule = _fast_rule(g, node)
     if rule is None or any(s is None for s, _ in rule[:1]):
         rule = _onnx_rule(g, node)
@@ -247,6 +257,20 @@ def infer_node(g: Graph, node: Node):
                                f"give every input a fixed shape with --input_shape")
         g.shapes[name] = tuple(shape)
         g.dtypes[name] = dtype
+    runtime_dims.propagate(g, node)
+
+
+# Set on the Where that merges the branches of an If with a data-dependent condition (control_flow):
+# both branches must give the same shape and dtype (the If's output then has a static shape).
+IF_SAME_SHAPE = "__if_same_shape__"
+
+
+def _check_if_branches(g: Graph, node: Node, if_name: str) -> None:
+    a, b = node.inputs[1], node.inputs[2]
+    if g.shape(a) != g.shape(b) or g.dtype(a) != g.dtype(b) or a in g.syms or b in g.syms:
+        raise CompileError(f"node '{if_name}' (If): the condition is data-dependent and the branches give "
+                           f"different shapes or dtypes ({g.shape(a)} {g.dtype(a)} vs {g.shape(b)} {g.dtype(b)}): "
+                           f"a data-dependent output shape from If is not supported")
 
 
 def run(g: Graph, ctx) -> dict:
@@ -257,12 +281,16 @@ def run(g: Graph, ctx) -> dict:
             raise CompileError(f"input '{name}' has no static shape {shape}; set it with --input_shape")
     from collections import deque
 
-    from . import control_flow, inline_functions, lowerings
+    from . import control_flow, inline_functions, lowerings, sequences
 
     folded, inferred, expanded = 0, 0, 0
     kept, queue = [], deque(g.nodes)
     while queue:
         node = queue.popleft()
+        if sequences.resolvable(g, node):
+            queue.extendleft(reversed(sequences.resolve(g, node, g.source_opset)))
+            expanded += 1
+            continue
         if lowerings.lowerable(g, node):
             queue.extendleft(reversed(lowerings.lower(g, node)))
             expanded += 1
@@ -284,4 +312,5 @@ def run(g: Graph, ctx) -> dict:
         inferred += 1
         kept.append(node)
     g.nodes = kept
+    g.value_outputs = sequences.expand_outputs(g)
     return {"inferred": inferred, "folded": folded, "functions_expanded": expanded}

@@ -20,6 +20,8 @@ def run(g: Graph, ctx) -> dict:
     producers = g.producers()
     uses = g.consumers()
     for node in g.nodes:
+        if any(t in g.syms for t in node.inputs[:1] + node.outputs[:1]):
+            continue  # run-time dims: the static shapes are bounds, so views and no-ops are not decided here
         if node.op in VIEW_OPS:
             target = g.shape(node.outputs[0])
             if node.op != "Reshape" or not g.is_const(node.inputs[1]) or \

@@ -1,48 +1,103 @@
-"""NumPy references and helpers shared by the kernel tests.
+"""The one helper module of the kernel tests (tests/test_kernels_*.py, test_conv_residual.py) and benches.
 
-`run_op` runs one registered operator through `acl_sim._core.testing.run_op`
-on host arrays; the reference functions compute the same ONNX op in float64
-NumPy, so tests compare kernels against an independent implementation.
+Runs a registered operator through `acl_sim._core.testing.run_op` on NumPy arrays and
+compares it against float64 NumPy references of the same ONNX op (activations, Conv,
+ConvTranspose, pooling below), so kernels are checked against an independent
+implementation. dtypes are NumPy dtypes; their aclDataType comes from acl_sim.dtypes.
+
+- `run_op(op, inputs, out_shapes, out_dtypes, attrs)` returns the list of outputs;
+  `run(op, inputs, out_shape(s), out_dtype(s), **attrs)` returns one output when given one.
+- `assert_close` / `tol`: a kernel computed in `dtype` against a float64 reference;
+  `assert_close_accum` / `accum_tol`: a result accumulating k products in fp32 (GEMM, Conv).
+- `rand`: uniform floats / small ints / bools; `randn`: normal floats.
 """
 import math
 
 import numpy as np
 
-ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT64, ACL_BF16 = 0, 1, 3, 9, 27
+from acl_sim import dtypes
 
-try:
-    import ml_dtypes
-
-    BF16 = np.dtype(ml_dtypes.bfloat16)
-except ImportError:  # pragma: no cover - ml_dtypes is a test dependency
-    BF16 = None
-
-_ACL_OF = {np.dtype(np.float32): ACL_FLOAT, np.dtype(np.float16): ACL_FLOAT16, np.dtype(np.int64): ACL_INT64,
-           np.dtype(np.int32): ACL_INT32}
-if BF16 is not None:
-    _ACL_OF[BF16] = ACL_BF16
+BF16 = dtypes.BFLOAT16
+FLOATS = [np.float32, np.float16, np.float64] + ([BF16] if BF16 is not None else [])
+INTS = [np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint32, np.uint64]
 
 
-def core_testing():
+def testing():
+    """The `acl_sim._core.testing` module (direct kernel entry points)."""
     from acl_sim._core import testing as t
+
     return t
 
 
-def acl_dtype(dt):
-    return _ACL_OF[np.dtype(dt)]
+def acl_dtype(dt) -> int:
+    return dtypes.from_numpy(dt)
 
 
 def run_op(op, inputs, out_shapes, out_dtypes, attrs=None):
-    """Run op on host arrays; out_dtypes are NumPy dtypes. Returns the list of outputs."""
-    return core_testing().run_op(op, list(inputs), [list(s) for s in out_shapes], [acl_dtype(d) for d in out_dtypes],
-                            attrs or {})
+    """Runs `op` on host arrays (None: an absent optional input); returns the list of outputs."""
+    ins = [None if a is None else np.require(a, requirements="C") for a in inputs]  # keeps 0-d arrays 0-d
+    return testing().run_op(op, ins, [list(s) for s in out_shapes], [acl_dtype(d) for d in out_dtypes], attrs or {})
 
 
-def rand(rng, shape, dtype=np.float32, scale=1.0):
+def run(op, inputs, out_shapes, out_dtypes, **attrs):
+    """run_op with attributes as keywords; out_shapes / out_dtypes may be a single shape / dtype."""
+    single = not isinstance(out_dtypes, (list, tuple))
+    if single:
+        out_shapes, out_dtypes = [out_shapes], [out_dtypes]
+    outs = run_op(op, inputs, out_shapes, out_dtypes, attrs)
+    return outs[0] if single else outs
+
+
+def expect_error(fn, code=None):
+    """Asserts fn() raises the run_op error (with `code` if given)."""
+    t = testing()
+    try:
+        fn()
+    except t.OpError as e:  # type: ignore[attr-defined]
+        if code is not None:
+            assert e.code == code, (e.code, str(e))
+        return e
+    raise AssertionError("expected an OpError")
+
+
+# ---------------------------------------------------------------- data and tolerances
+
+def rand(rng, shape, dtype=np.float32, lo=-3.0, hi=3.0):
+    """Random array of `dtype` (floats uniform in [lo, hi), ints over a small range, bools)."""
+    dt = np.dtype(dtype)
+    if dt == np.bool_:
+        return rng.random(shape) < 0.5
+    if np.issubdtype(dt, np.integer):
+        info = np.iinfo(dt)
+        return rng.integers(max(info.min, -100), min(info.max, 100), size=shape, endpoint=True).astype(dt)
+    return rng.uniform(lo, hi, size=shape).astype(dt)
+
+
+def randn(rng, shape, dtype=np.float32, scale=1.0):
+    """Normal floats (standard deviation `scale`) stored as `dtype`."""
     return (rng.standard_normal(shape) * scale).astype(dtype)
 
 
-def tol(dtype, k=1):
+def tol(dtype):
+    """(rtol, atol) for comparing a kernel computed in `dtype` against a float64 reference."""
+    dt = np.dtype(dtype)
+    if dt == np.float16:
+        return 2e-3, 2e-3
+    if BF16 is not None and dt == BF16:
+        return 1.6e-2, 1.6e-2
+    if dt == np.float64:
+        return 1e-12, 1e-12
+    return 2e-5, 2e-6
+
+
+def assert_close(got, want, dtype, scale=1.0):
+    rtol, atol = tol(dtype)
+    np.testing.assert_allclose(
+        np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64), rtol=rtol * scale, atol=atol * scale
+    )
+
+
+def accum_tol(dtype, k=1):
     """(rtol, atol) for a result accumulated over k products in fp32 and stored as dtype."""
     dtype = np.dtype(dtype)
     if dtype == np.float16:
@@ -52,8 +107,8 @@ def tol(dtype, k=1):
     return 1e-4, 1e-5 * math.sqrt(k)
 
 
-def assert_close(got, want, dtype, k=1):
-    rtol, atol = tol(dtype, k)
+def assert_close_accum(got, want, dtype, k=1):
+    rtol, atol = accum_tol(dtype, k)
     np.testing.assert_allclose(np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64), rtol=rtol,
                                atol=atol)
 
