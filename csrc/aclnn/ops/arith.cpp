@@ -127,7 +127,7 @@ Plan plan_masked_fill(const char* op, TensorArg self, TensorArg mask, ScalarArg 
   require_nd(op, self, "selfRef");
   require_nd(op, mask, "mask");
   require_dtype(op, mask, "mask", {ACL_BOOL, ACL_INT8, ACL_UINT8});
-  ACLNN_REQUIRE(computable(self.dtype), op, ": selfRef dtype ", acl_dtype_name(self.dtype), " is not supported");
+  ACLNN_REQUIRE(computable(self.dtype), op, ": selfRef dtype ", dtype_name(self.dtype), " is not supported");
   ACLNN_REQUIRE(broadcasts_to(mask.shape, self.shape), op, ": mask ", dims_to_string(mask.shape),
                 " does not broadcast to selfRef ", dims_to_string(self.shape));
   const int ct = self.dtype;

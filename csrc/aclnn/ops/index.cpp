@@ -115,7 +115,7 @@ Plan plan_scatter(const char* op, TensorArg self, int64_t dim, TensorArg index, 
                 {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8,
                  ACL_BOOL});
   ACLNN_REQUIRE(src.dtype == self.dtype && out.dtype == self.dtype, op, ": self, src and out dtypes differ (",
-                acl_dtype_name(self.dtype), ", ", acl_dtype_name(src.dtype), ", ", acl_dtype_name(out.dtype), ")");
+                dtype_name(self.dtype), ", ", dtype_name(src.dtype), ", ", dtype_name(out.dtype), ")");
   ACLNN_REQUIRE(index.rank() == self.rank() && src.rank() == self.rank(), op, ": self ", dims_to_string(self.shape),
                 ", index ", dims_to_string(index.shape), " and src ", dims_to_string(src.shape),
                 " must have the same rank");
