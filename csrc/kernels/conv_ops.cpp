@@ -98,7 +98,7 @@ void run_conv(OpContext& ctx) {
     pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1 && g.pad_begin[i] == 0 && g.pad_end[i] == 0;
 
   const DirectMode mode = direct_mode();
-  const bool direct = cg > 0 && mode != DirectMode::kOff && direct_conv_applies(g, cg, mode == DirectMode::kAll);
+  const bool direct = cg > 0 && mode != DirectMode::kOff && direct_conv_applies(g, cg, mg, mode == DirectMode::kAll);
   auto one = [&](int64_t n, int64_t gi, bool parallel) {
     const float* xg = X.data() + (n * C + gi * cg) * in_size;
     float* yg = Y.data() + (n * M + gi * mg) * P;
