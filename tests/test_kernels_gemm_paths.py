@@ -95,3 +95,13 @@ def test_shared_slots_and_regions(isa):
     env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
     r = subprocess.run([sys.executable, "-c", CHECKS + REGIONS], env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]
+
+
+def test_shared_slots_private_copies():
+    """ACL_SIM_GEMM_PIECE_WAIT_US=0: a tile never waits for a piece another tile is still packing; it
+    packs a private copy instead (what it does when that packer is descheduled). Which pieces go
+    private depends on timing; the results must not."""
+    env = dict(os.environ, ACL_SIM_GEMM_MC="16", ACL_SIM_HOST_THREADS="3", ACL_SIM_GEMM_PIECE_WAIT_US="0")
+    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
+    r = subprocess.run([sys.executable, "-c", CHECKS + REGIONS], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]

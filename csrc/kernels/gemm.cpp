@@ -6,9 +6,9 @@
 // B strips with the micro-kernel. Every kc x block slice of B ("slot") is packed
 // once per call into a buffer the tiles share: the tiles of one N block (which
 // run side by side on the pool) claim pieces of the slot and pack them together,
-// and wait only for the pieces they use next. No thread ever waits on a thread
-// that is not running its piece, so there is no barrier, and an idle thread costs
-// nothing. The epilogue runs per micro-panel right after its last K slice, while
+// and wait only for the pieces they use next, a few microseconds at most: a piece
+// whose packer is descheduled (busy host) is packed again privately instead. So
+// there is no barrier, and a thread that is not running holds nobody up. The epilogue runs per micro-panel right after its last K slice, while
 // those C rows are still in cache.
 #include "kernels/gemm.h"
 
@@ -17,7 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <thread>
+#include <chrono>
 
 #include "executor/thread_pool.h"
 #include "kernels/gemm_blocking.h"
@@ -115,7 +115,6 @@ struct GemmJob {
   int64_t slot_floats = 0;  // kc x the widest block's packed width
   SlotState* states = nullptr;
   int64_t piece_strips = 1;  // strips per piece of a slot
-  std::atomic<bool> failed{false};  // a packer threw: waiters stop instead of waiting forever
 };
 
 /**
@@ -133,19 +132,43 @@ MicroKernelFn kernel_for(int64_t width, const MicroKernelSet& mk) {
   return width == mk.half_width ? mk.half : mk.fn[width / mk.lanes - 1];
 }
 
-/** Waits until a piece of a slot is packed; false when a packer failed (the pool rethrows its error). */
-bool wait_piece(const GemmJob& job, const std::atomic<uint8_t>& done) {
-  for (unsigned spin = 0; !done.load(std::memory_order_acquire); ++spin) {
-    if (job.failed.load(std::memory_order_relaxed)) return false;
+/**
+ * Spins until another tile has packed a piece of a shared slot, for at most ~20 us (a piece takes a
+ * few us). False when it is still not done: its packer is descheduled (a busy host) or failed, and
+ * the caller packs a private copy rather than wait for a thread that is not running.
+ */
+bool piece_ready(const std::atomic<uint8_t>& done) {
+  // ACL_SIM_GEMM_PIECE_WAIT_US overrides the bound (0: never wait; tests take the private path so).
+  static const int64_t wait_us = [] {
+    const char* v = std::getenv("ACL_SIM_GEMM_PIECE_WAIT_US");
+    return v && *v ? std::atoll(v) : int64_t{20};
+  }();
+  if (done.load(std::memory_order_acquire)) return true;
+  if (wait_us <= 0) return false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(wait_us);
+  for (;;) {
+    for (int spin = 0; spin < 64; ++spin) {
+      if (done.load(std::memory_order_acquire)) return true;
 #if defined(__x86_64__)
-    if (spin < 2048) {
       _mm_pause();
-      continue;
-    }
 #endif
-    std::this_thread::yield();  // the packer was descheduled (busy host)
+    }
+    if (std::chrono::steady_clock::now() > deadline) return false;
   }
-  return true;
+}
+
+/** Where one K slice of one tile's N block lives and how it is cut into strips and pieces. */
+struct SliceGeom {
+  int64_t n0, nc, k0, kc;
+  int64_t nstrips, last_width;  // whole widest strips, the last one narrowed to last_width
+  int64_t g;                    // strips per piece
+};
+
+/** Pack piece p (strips [p*g, p*g + g)) of a slice into base, at its place in the slot layout. */
+void pack_piece(const GemmJob& job, const SliceGeom& sg, int64_t p, float* base) {
+  const int64_t w = job.blk.widest, s0 = p * sg.g;
+  job.B->pack_strips(sg.k0, sg.kc, sg.n0 + s0 * w, std::min(sg.g * w, sg.nc - s0 * w), w,
+                     s0 + sg.g >= sg.nstrips ? sg.last_width : w, base + s0 * w * sg.kc);
 }
 
 void apply_epilogue(const GemmJob& job, int64_t m0, int64_t rows, int64_t n0, int64_t nc) {
@@ -170,19 +193,18 @@ void apply_epilogue(const GemmJob& job, int64_t m0, int64_t rows, int64_t n0, in
 bool has_epilogue(const GemmEpilogue& ep) { return ep.row_bias || ep.col_bias || ep.residual || !ep.act.none(); }
 
 /**
- * One K slice of a tile: every MR-row panel of A against every strip of the packed slot (waiting
- * for each shared piece before its first use), then the epilogue on the last slice. False when a
- * packer of a shared slot failed.
+ * One K slice of a tile: every MR-row panel of A against every strip of the packed slot, then the
+ * epilogue on the last slice. With a shared slot (st), the first panel checks each piece before
+ * its first use; a piece still not ready is packed into `own` (this thread's buffer, same layout)
+ * and read from there.
  */
-bool sweep_slice(const GemmJob& job, int64_t m0, int64_t mc, int64_t n0, int64_t nc, int64_t k0, int64_t kc,
-                 const float* slot, const SlotState* st, float* a_pack, bool last_slice) {
+void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc, const float* slot,
+                 const SlotState* st, float* own, float* a_pack, bool last_slice) {
   const MicroKernelSet& mk = *job.mk;
-  const int64_t widest = job.blk.widest;
-  const int64_t nstrips = ceil_div(nc, widest), rem = nc % widest;
-  const int64_t last_width = rem ? strip_width(rem, mk) : widest;
-  const int64_t g = job.piece_strips;
+  const int64_t widest = job.blk.widest, kc = sg.kc, k0 = sg.k0;
   const bool accumulate = k0 > 0 || job.beta != 0.f;
   const bool epilogue = has_epilogue(*job.ep);
+  uint64_t private_pieces = 0;
   for (int64_t i = 0; i < mc; i += mk.mr) {
     const int m_valid = static_cast<int>(std::min<int64_t>(mk.mr, mc - i));
     const float* a_panel;
@@ -197,17 +219,20 @@ bool sweep_slice(const GemmJob& job, int64_t m0, int64_t mc, int64_t n0, int64_t
       pack_a(*job.A, job.alpha, m0 + i, m_valid, k0, kc, mk.mr, a_pack);
       a_panel = a_pack;
     }
-    float* c_row = job.C + (m0 + i) * job.ldc + n0;
-    for (int64_t s = 0; s < nstrips; ++s) {
-      if (st && i == 0 && s % g == 0 && !wait_piece(job, st->done[s / g])) return false;
-      const int64_t width = s + 1 < nstrips ? widest : last_width;
-      const int n_valid = static_cast<int>(std::min(widest, nc - s * widest));
-      kernel_for(width, mk)(kc, a_panel, lda, slot + s * widest * kc, c_row + s * widest, job.ldc, m_valid, n_valid,
-                            accumulate);
+    float* c_row = job.C + (m0 + i) * job.ldc + sg.n0;
+    for (int64_t s = 0; s < sg.nstrips; ++s) {
+      const int64_t p = s / sg.g;
+      if (st && i == 0 && s % sg.g == 0 && !piece_ready(st->done[p])) {
+        pack_piece(job, sg, p, own);
+        private_pieces |= uint64_t{1} << p;
+      }
+      const float* b = ((private_pieces >> p) & 1 ? own : slot) + s * widest * kc;
+      const int64_t width = s + 1 < sg.nstrips ? widest : sg.last_width;
+      const int n_valid = static_cast<int>(std::min(widest, sg.nc - s * widest));
+      kernel_for(width, mk)(kc, a_panel, lda, b, c_row + s * widest, job.ldc, m_valid, n_valid, accumulate);
     }
-    if (last_slice && epilogue) apply_epilogue(job, m0 + i, m_valid, n0, nc);
+    if (last_slice && epilogue) apply_epilogue(job, m0 + i, m_valid, sg.n0, sg.nc);
   }
-  return true;
 }
 
 void run_tile(GemmJob& job, size_t index) {
@@ -238,36 +263,28 @@ void run_tile(GemmJob& job, size_t index) {
   // The block's strips: whole widest ones, then the edge (narrower kernel); grouped into pieces.
   const int64_t widest = blk.widest;
   const int64_t nstrips = ceil_div(nc, widest), rem = nc % widest;
-  const int64_t last_width = rem ? strip_width(rem, mk) : widest;
-  const int64_t g = job.piece_strips;
-  const int32_t npieces = static_cast<int32_t>(ceil_div(nstrips, g));
+  SliceGeom sg{n0, nc, 0, 0, nstrips, rem ? strip_width(rem, mk) : widest, job.piece_strips};
+  const int32_t npieces = static_cast<int32_t>(ceil_div(nstrips, sg.g));
   float* a_pack = job.direct_a ? nullptr : t_pack_a.get(static_cast<size_t>(mk.mr * blk.kc));
-  float* own_slot = job.shared ? nullptr : t_pack_b.get(static_cast<size_t>(job.slot_floats));
+  float* own = t_pack_b.get(static_cast<size_t>(job.slot_floats));
 
   for (int64_t ks = 0; ks < blk.k_slices; ++ks) {
-    const int64_t k0 = ks * blk.kc, kc = std::min(blk.kc, job.K - k0);
+    sg.k0 = ks * blk.kc;
+    sg.kc = std::min(blk.kc, job.K - sg.k0);
+    const bool last_slice = ks + 1 == blk.k_slices;
     if (!job.shared) {
-      job.B->pack_strips(k0, kc, n0, nc, widest, last_width, own_slot);
-      sweep_slice(job, m0, mc, n0, nc, k0, kc, own_slot, nullptr, a_pack, ks + 1 == blk.k_slices);
+      job.B->pack_strips(sg.k0, sg.kc, n0, nc, widest, sg.last_width, own);
+      sweep_slice(job, sg, m0, mc, own, nullptr, own, a_pack, last_slice);
       continue;
     }
     SlotState& st = job.states[nb_local * blk.k_slices + ks];
     float* slot = job.slots + (nb_local * blk.k_slices + ks) * job.slot_floats;
     // Pack the pieces nobody has claimed yet; the other tiles of this N block do the same.
     for (int32_t p; (p = st.next.fetch_add(1, std::memory_order_relaxed)) < npieces;) {
-      const int64_t s0 = p * g;
-      const bool has_last = s0 + g >= nstrips;
-      try {
-        job.B->pack_strips(k0, kc, n0 + s0 * widest, std::min(g * widest, nc - s0 * widest), widest,
-                           has_last ? last_width : widest, slot + s0 * widest * kc);
-      } catch (...) {
-        job.failed.store(true, std::memory_order_relaxed);
-        st.done[p].store(1, std::memory_order_release);
-        throw;
-      }
+      pack_piece(job, sg, p, slot);
       st.done[p].store(1, std::memory_order_release);
     }
-    if (!sweep_slice(job, m0, mc, n0, nc, k0, kc, slot, &st, a_pack, ks + 1 == blk.k_slices)) return;
+    sweep_slice(job, sg, m0, mc, slot, &st, own, a_pack, last_slice);
   }
 }
 

@@ -66,27 +66,39 @@ GemmBlocking choose_gemm_blocking(int64_t M, int64_t N, int64_t K, const MicroKe
   const int64_t want = flops < 1e7 ? threads : (flops < 5e7 ? 2 : 4) * threads;
   // Search the split that gives the busiest thread the least work: ceil(tiles / threads) tiles of
   // the largest tile's rows x columns. Narrow tiles pay a little more (A is re-read per N block,
-  // the shared slot per M block). Near-ties go to the tile count closest to `want`.
+  // the shared slot per M block). Among splits within 3% of the cheapest, the tile count closest
+  // to `want` wins: on an idle host they differ by those few percent, on a busy one a thread
+  // descheduled mid-tile holds the whole product back by one tile.
   const int64_t mb_hi = std::min(m_units, mb_min + std::min<int64_t>(8 * threads, 32));
   const int64_t nb_hi = std::min(n_units, nb_min + std::min<int64_t>(4 * threads, 16));
-  int64_t rows_of[33];
-  for (int64_t mb = mb_min; mb <= mb_hi; ++mb) rows_of[mb - mb_min] = max_block(mb, M, b.mr);
-  double best_cost = 0;
-  int64_t best_mb = mb_min, best_nb = nb_min, best_dist = 0;
+  struct Candidate {
+    int64_t mb, nb;
+    double cost;
+  };
+  Candidate cands[33 * 17];
+  int n = 0;
+  double cheapest = 0;
   for (int64_t nb = nb_min; nb <= nb_hi; ++nb) {
     const int64_t cols = max_block(nb, N, w);
     for (int64_t mb = mb_min; mb <= mb_hi; ++mb) {
-      const int64_t rows = rows_of[mb - mb_min];
-      const int64_t tiles = mb * nb;
-      const double share = static_cast<double>(ceil_div(tiles, threads)) * rows * cols;
+      const int64_t rows = max_block(mb, M, b.mr);
+      const double share = static_cast<double>(ceil_div(mb * nb, threads)) * rows * cols;
       const double cost = share * (1.0 + w / (24.0 * cols) + b.mr / (8.0 * rows));
-      const int64_t dist = std::abs(tiles - want);
-      if (best_cost == 0 || cost < best_cost * 0.99 || (cost <= best_cost * 1.01 && dist < best_dist)) {
-        best_cost = best_cost == 0 ? cost : std::min(cost, best_cost);
-        best_mb = mb;
-        best_nb = nb;
-        best_dist = dist;
-      }
+      cands[n++] = {mb, nb, cost};
+      cheapest = n == 1 ? cost : std::min(cheapest, cost);
+    }
+  }
+  int64_t best_mb = mb_min, best_nb = nb_min, best_dist = -1;
+  double best_cost = 0;
+  for (int i = 0; i < n; ++i) {
+    const Candidate& c = cands[i];
+    if (c.cost > cheapest * 1.03) continue;
+    const int64_t dist = std::abs(c.mb * c.nb - want);
+    if (best_dist < 0 || dist < best_dist || (dist == best_dist && c.cost < best_cost)) {
+      best_mb = c.mb;
+      best_nb = c.nb;
+      best_dist = dist;
+      best_cost = c.cost;
     }
   }
   b.m_blocks = best_mb;
