@@ -143,3 +143,8 @@ class Dev:
 
     def t(self, view=None, **kw):
         return self.nn.tensor(self, view, **kw)
+
+
+def close(got, want, tol=1e-5):
+    """Element-wise closeness in float64 (the aclnn tests' NumPy references are float64)."""
+    np.testing.assert_allclose(np.asarray(got, np.float64), np.asarray(want, np.float64), rtol=tol, atol=tol)

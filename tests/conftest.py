@@ -27,6 +27,16 @@ def device(acl):
     yield 0
 
 
+@pytest.fixture
+def nn(acl, device):
+    """The aclnn C API through ctypes (tests/aclnn_ctypes.py), on device 0."""
+    from aclnn_ctypes import Aclnn
+
+    n = Aclnn(acl)
+    yield n
+    n.close()
+
+
 def subprocess_env(*extra_paths: str) -> dict:
     """Environment for a child Python that imports acl/acl_sim exactly as this process does:
     from the installed wheel (CI), or from the source tree plus ACL_SIM_BUILD_DIR (development)."""

@@ -5,20 +5,9 @@ import ctypes as C
 import numpy as np
 import pytest
 
-from aclnn_ctypes import Aclnn
+from aclnn_ctypes import close
 
 rng = np.random.default_rng(7)
-
-
-@pytest.fixture
-def nn(acl, device):
-    n = Aclnn(acl)
-    yield n
-    n.close()
-
-
-def close(got, want, tol=1e-5):
-    np.testing.assert_allclose(np.asarray(got, np.float64), np.asarray(want, np.float64), rtol=tol, atol=tol)
 
 
 def test_add_broadcast_strided_mixed_dtypes(nn):
