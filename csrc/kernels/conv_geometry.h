@@ -36,4 +36,21 @@ std::vector<int64_t> window_output_dims(const SpatialGeometry& g, bool ceil_mode
 /** "[a,b,c]" */
 std::string dims_str(const std::vector<int64_t>& d);
 
+/** The geometry on 3 axes, leading axes of size 1 (1-D and 2-D convs run the 3-D loops). */
+struct Geometry3 {
+  int64_t in[3], out[3], k[3], s[3], d[3], p[3];
+  explicit Geometry3(const SpatialGeometry& g) {
+    const int lead = 3 - g.nsp;
+    for (int i = 0; i < 3; ++i) {
+      const int j = i - lead;
+      in[i] = j >= 0 ? g.in[j] : 1;
+      out[i] = j >= 0 ? g.out[j] : 1;
+      k[i] = j >= 0 ? g.kernel[j] : 1;
+      s[i] = j >= 0 ? g.stride[j] : 1;
+      d[i] = j >= 0 ? g.dilation[j] : 1;
+      p[i] = j >= 0 ? g.pad_begin[j] : 0;
+    }
+  }
+};
+
 }  // namespace acl_sim

@@ -18,22 +18,6 @@
 namespace acl_sim {
 namespace {
 
-struct Geometry3 {
-  int64_t in[3], out[3], k[3], s[3], d[3], p[3];
-  explicit Geometry3(const SpatialGeometry& g) {
-    const int lead = 3 - g.nsp;
-    for (int i = 0; i < 3; ++i) {
-      const int j = i - lead;
-      in[i] = j >= 0 ? g.in[j] : 1;
-      out[i] = j >= 0 ? g.out[j] : 1;
-      k[i] = j >= 0 ? g.kernel[j] : 1;
-      s[i] = j >= 0 ? g.stride[j] : 1;
-      d[i] = j >= 0 ? g.dilation[j] : 1;
-      p[i] = j >= 0 ? g.pad_begin[j] : 0;
-    }
-  }
-};
-
 /** Adds the kprod rows of `cols` belonging to one output channel into its plane y. */
 void col2im_channel(const float* cols, float* y, const Geometry3& g) {
   const int64_t IW = g.in[2], IH = g.in[1], ID = g.in[0];

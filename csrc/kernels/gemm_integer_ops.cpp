@@ -114,18 +114,8 @@ void run_conv_integer(OpContext& ctx) {
   const std::vector<int32_t> x = shifted(ctx, tx, xz, "x", tx.numel(), false, 0);
   const std::vector<int32_t> w = shifted(ctx, tw, optional_input(ctx, 3), "w", tw.numel() / M, false, 0);
   if (ty.numel() == 0) return;
-  // Geometry normalised to 3 axes (leading axes of size 1).
-  int64_t in[3], out[3], k[3], s[3], d[3], pb[3];
-  const int lead = 3 - g.nsp;
-  for (int i = 0; i < 3; ++i) {
-    const int j = i - lead;
-    in[i] = j >= 0 ? g.in[j] : 1;
-    out[i] = j >= 0 ? g.out[j] : 1;
-    k[i] = j >= 0 ? g.kernel[j] : 1;
-    s[i] = j >= 0 ? g.stride[j] : 1;
-    d[i] = j >= 0 ? g.dilation[j] : 1;
-    pb[i] = j >= 0 ? g.pad_begin[j] : 0;
-  }
+  const Geometry3 g3(g);
+  const int64_t *in = g3.in, *out = g3.out, *k = g3.k, *s = g3.s, *d = g3.d, *pb = g3.p;
   const int64_t cg = C / group, mg = M / group, rows = cg * kk;
   std::vector<int32_t> cols(static_cast<size_t>(rows * out_size));
   auto* y = static_cast<int32_t*>(ty.data);
