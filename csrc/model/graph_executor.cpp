@@ -26,7 +26,8 @@ void call_hook(void (*fn)(void*, const NodeEvent&), void* user, const NodeEvent&
 
 }  // namespace
 
-GraphExecutor::GraphExecutor(const GraphDesc& graph, const uint8_t* weights) : graph_(graph), weights_(weights) {}
+GraphExecutor::GraphExecutor(const GraphDesc& graph, const uint8_t* weights)
+    : graph_(graph), weights_(weights), caches_(new NodeCache[graph.nodes.size()]) {}
 
 void GraphExecutor::prepare(PreparedGraph& out, uint8_t* workspace) const {
   out.nodes.clear();
@@ -57,6 +58,11 @@ void GraphExecutor::prepare(PreparedGraph& out, uint8_t* workspace) const {
     c.op_type = n.op.c_str();
     c.node_name = n.name.c_str();
     c.attrs = &n.attrs;
+    c.cache = &caches_[i];
+    c.weight_inputs = 0;
+    for (size_t k = 0; k < n.inputs.size() && k < 64; ++k)
+      if (n.inputs[k] >= 0 && graph_.tensors[size_t(n.inputs[k])].kind == TensorKind::Weight)
+        c.weight_inputs |= uint64_t(1) << k;
     c.inputs.resize(n.inputs.size());
     c.outputs.resize(n.outputs.size());
     for (size_t k = 0; k < n.inputs.size(); ++k) resolve(n.inputs[k], c.inputs[k]);

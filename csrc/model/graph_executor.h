@@ -19,8 +19,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "kernels/node_cache.h"
 #include "kernels/op_context.h"
 #include "model/model.h"
 #include "model/om_reader.h"
@@ -60,7 +62,8 @@ struct RunHooks {
 
 class GraphExecutor {
  public:
-  /** @p graph and @p weights (the model's weight bytes) must outlive the executor. */
+  /** @p graph and @p weights (the model's weight bytes) must outlive the executor. Node caches
+   *  (node_cache.h) live as long as the executor. */
   GraphExecutor(const GraphDesc& graph, const uint8_t* weights);
 
   /** Resolve every node's views against @p workspace (at least graph.workspace_size bytes, may be null if 0). */
@@ -80,6 +83,8 @@ class GraphExecutor {
  private:
   const GraphDesc& graph_;
   const uint8_t* weights_;
+  // One per node, shared by every PreparedGraph (workspace) of this graph: weights are shared too.
+  std::unique_ptr<NodeCache[]> caches_;
 };
 
 }  // namespace acl_sim
