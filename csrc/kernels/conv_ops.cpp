@@ -12,6 +12,9 @@
 // ACL_SIM_CONV_DIRECT=0 sends them to the GEMM paths too, =all takes the direct
 // path on every plane width (read per call, so a benchmark can time both in one
 // process and the tests can reach every path).
+// 3x3 stride-1 group-1 convs go to Winograd F(4x4, 3x3) (conv_winograd.h) where
+// its selection rule says it is faster; ACL_SIM_CONV_WINOGRAD=0 never takes it,
+// =all takes it on every conv it supports (read per call, like the above).
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -21,10 +24,13 @@
 #include "kernels/conv_direct.h"
 #include "kernels/conv_geometry.h"
 #include "kernels/conv_im2col.h"
+#include "kernels/conv_node_data.h"
+#include "kernels/conv_winograd.h"
 #include "kernels/epilogue.h"
 #include "kernels/gemm.h"
 #include "kernels/gemm_tensor_io.h"
 #include "kernels/op_registry.h"
+#include "kernels/thread_scratch.h"
 
 namespace acl_sim {
 namespace {
@@ -37,6 +43,16 @@ DirectMode direct_mode() {
   if (v && std::strcmp(v, "all") == 0) return DirectMode::kAll;
   return DirectMode::kAuto;
 }
+
+DirectMode winograd_mode() {
+  const char* v = std::getenv("ACL_SIM_CONV_WINOGRAD");
+  if (v && std::strcmp(v, "0") == 0) return DirectMode::kOff;
+  if (v && std::strcmp(v, "all") == 0) return DirectMode::kAll;
+  return DirectMode::kAuto;
+}
+
+// Transformed weights of an op outside a model (aclop), rebuilt every call.
+thread_local Scratch<float> t_winograd_u;
 
 void run_conv(OpContext& ctx) {
   require_float_io(ctx, 2, 1);
@@ -88,6 +104,24 @@ void run_conv(OpContext& ctx) {
   const int64_t cg = C / group, mg = M / group;
   if (cg == 1 && group == C && g.nsp <= 2) {
     depthwise_conv_f32(X.data(), W.data(), bias, Y.data(), N, C, M, g, act);
+    Y.commit();
+    return;
+  }
+
+  const DirectMode wmode = group == 1 ? winograd_mode() : DirectMode::kOff;
+  if (wmode != DirectMode::kOff && winograd_conv_supported(g) &&
+      (wmode == DirectMode::kAll || winograd_conv_preferred(g, C, M, N))) {
+    const float* u;
+    if (ctx.cache && ctx.input_is_weight(1)) {
+      u = conv_node_data(*ctx.cache)
+              .winograd.get<WinogradWeights>([&] { return winograd_transform_weights(W.data(), M, C); })
+              .u.data();
+    } else {
+      float* fresh = t_winograd_u.get(static_cast<size_t>(36 * M * C));
+      winograd_transform_weights(W.data(), M, C, fresh);
+      u = fresh;
+    }
+    winograd_conv_f32(X.data(), N, C, g, u, M, Y.data(), bias, has_residual ? R.data() : nullptr, act);
     Y.commit();
     return;
   }
