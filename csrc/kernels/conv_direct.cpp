@@ -15,6 +15,7 @@
 #include "executor/thread_pool.h"
 #include "kernels/cpu_features.h"
 #include "kernels/epilogue.h"
+#include "kernels/gemm_blocking.h"
 #include "kernels/gemm_simd.h"
 
 namespace acl_sim {
@@ -210,7 +211,8 @@ struct Plan {
   const float* w;
   float* y;
   const GemmEpilogue* ep;
-  int64_t kc, mc, nc, tiles_n;
+  int64_t kc, widest;
+  int64_t m_blocks, n_blocks;  // the tile grid: near-equal blocks of whole MR panels x whole widest strips
 };
 
 int64_t strip_width(int64_t remaining, const ConvKernels& ks) {
@@ -266,9 +268,11 @@ void emit(const Plan& p, int64_t m0, int64_t rows, int64_t q0, int64_t len, cons
 
 void run_tile(const Plan& p, size_t index) {
   const ConvKernels& ks = kernels();
-  const int64_t tm = static_cast<int64_t>(index) / p.tiles_n, tn = static_cast<int64_t>(index) % p.tiles_n;
-  const int64_t m0 = tm * p.mc, n0 = tn * p.nc;
-  const int64_t mc = std::min(p.mc, p.M - m0), nc = std::min(p.nc, p.Nq - n0);
+  const int64_t tm = static_cast<int64_t>(index) / p.n_blocks, tn = static_cast<int64_t>(index) % p.n_blocks;
+  const int64_t m0 = GemmBlocking::grid_begin(tm, p.m_blocks, p.M, ks.mr);
+  const int64_t n0 = GemmBlocking::grid_begin(tn, p.n_blocks, p.Nq, p.widest);
+  const int64_t mc = GemmBlocking::grid_begin(tm + 1, p.m_blocks, p.M, ks.mr) - m0;
+  const int64_t nc = GemmBlocking::grid_begin(tn + 1, p.n_blocks, p.Nq, p.widest) - n0;
   if (mc <= 0 || nc <= 0) return;
   float* ct;
   int64_t ldt;
@@ -327,10 +331,13 @@ bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_r
   // (1x1 64->256, a third of resnet50's) measured ~14% slower than the packed GEMM, which keeps B in cache.
   if (pointwise && m_rows >= 4 * channels && kernels().lanes == 8) return false;
   // Junk columns per output row (pitch - OW) cost as much as real ones: on small planes (3x3 at 28x28
-  // and below) they outweigh the im2col the GEMM path pays, so those stay on the GEMM.
+  // and below) they outweigh the im2col the GEMM path pays, so those stay on the GEMM. Unless the conv
+  // has few output rows: im2col writes K x P values for only m_rows x K x P FMAs (3x3 128->32 at 14x14
+  // spent as long in im2col as in the micro-kernel), so a junk share up to 8 / m_rows is cheaper.
   const int64_t w = g.nsp - 1;
   const int64_t pitch = ceil_div(g.in[w] + g.pad_begin[w] + g.pad_end[w], g.stride[w]);
-  return (pitch - g.out[w]) * 20 <= pitch;
+  const int64_t junk = pitch - g.out[w];
+  return junk * 20 <= pitch || junk * m_rows <= 8 * pitch;
 }
 
 void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* w, int64_t m_rows,
@@ -421,27 +428,17 @@ void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g,
       }
   p.off = off;
 
-  // Blocking: K slices of <= 256 rows; enough tiles to keep every thread busy (split N first, then M).
+  // Blocking: K slices of <= 256 rows; tiles of at most 256 rows x 480 positions, split further as
+  // the GEMM splits its tiles (balanced over the threads).
   static constexpr int64_t kKcMax = 256, kMcMax = 256, kNcMax = 480;
-  const int64_t widest = ks.max_nv * ks.lanes;
+  p.widest = ks.max_nv * ks.lanes;
   p.kc = ceil_div(p.K, ceil_div(p.K, kKcMax));
-  const double flops = 2.0 * p.M * p.Nq * p.K;
-  int64_t want = 1;
-  if (threads > 1 && flops >= 1e6) want = flops < 1e7 ? threads : (flops < 5e7 ? 2 : 4) * threads;
-  int64_t mb = ceil_div(p.M, kMcMax), nb = ceil_div(p.Nq, kNcMax);
-  while (mb * nb < want) {
-    if (p.Nq / (nb + 1) >= widest) {
-      ++nb;
-    } else if (p.M / (mb + 1) >= 2 * ks.mr) {
-      ++mb;
-    } else {
-      break;
-    }
-  }
-  p.mc = round_up(ceil_div(p.M, mb), ks.mr);
-  p.nc = round_up(ceil_div(p.Nq, nb), widest);
-  p.tiles_n = ceil_div(p.Nq, p.nc);
-  const size_t tiles = static_cast<size_t>(ceil_div(p.M, p.mc) * p.tiles_n);
+  const int64_t mb_min = std::min(std::max<int64_t>(1, p.M / ks.mr), ceil_div(p.M, kMcMax));
+  const int64_t nb_min = std::min(std::max<int64_t>(1, p.Nq / p.widest), ceil_div(p.Nq, kNcMax));
+  const TileSplit split = choose_tile_split(p.M, p.Nq, ks.mr, p.widest, 2.0 * p.M * p.Nq * p.K, threads, mb_min, nb_min);
+  p.m_blocks = split.m_blocks;
+  p.n_blocks = split.n_blocks;
+  const size_t tiles = static_cast<size_t>(p.m_blocks * p.n_blocks);
   if (tiles == 1 || threads == 1) {
     for (size_t i = 0; i < tiles; ++i) run_tile(p, i);
     return;
