@@ -10,6 +10,11 @@ own cost per node and per fork, so the profiled run is a little slower than the 
 
     PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_model_balance.py resnet50 densenet121
     ... --runs 10 --top 12         # more runs, the 12 nodes that lose the most thread time
+    ... resnet50 --ab ACL_SIM_POOL_TAIL_SPIN_US=270   # A/B: execute time with that setting / without
+
+--ab runs the model in two child processes, one with the given environment, and alternates single
+executes between them (median of per-pair ratios): a pool setting read at start-up can be compared
+on a loaded host without the drift of two runs one after the other.
 
 Lost thread time of a node = threads x wall - (caller busy + worker busy): idle workers (waiting
 for a fork to open, or at its tail), the node's serial part on its own thread, and wake-ups.
@@ -115,12 +120,73 @@ def analyse(name: str, rows: list[dict], runs: int, exec_s: float, exec_prof_s: 
     return "\n".join(out)
 
 
+AB_CHILD = """
+import sys, time
+sys.path.insert(0, {here!r})
+import acl, bench_models as bm
+assert acl.init() in (0, 100002) and acl.rt.set_device(0) == 0
+ctx, _ = acl.rt.create_context(0)
+path, shape_opt, feeds = bm.model_case({name!r})
+m = bm.AclModel(acl, bm.atc(path, shape_opt, {om!r}), next(iter(feeds.values())))
+for _ in range(3):
+    m.infer()
+print("ready", flush=True)
+for line in sys.stdin:
+    t0 = time.perf_counter()
+    m.execute_only()
+    print(time.perf_counter() - t0, flush=True)
+"""
+
+
+def ab(name: str, setting: str, seconds: float) -> str:
+    import subprocess
+
+    key, _, value = setting.partition("=")
+    om = os.path.join(bm.WORK, "om", name)
+    code = AB_CHILD.format(here=HERE, name=name, om=om)
+    bm.atc(*bm.model_case(name)[:2], om)  # compile once, before both children look for it
+    kids = []
+    for env in (dict(os.environ, **{key: value}), {k: v for k, v in os.environ.items() if k != key}):
+        p = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                             env=env)
+        assert p.stdout.readline().strip() == "ready"
+        kids.append(p)
+
+    def once(p):
+        p.stdin.write("x\n")
+        p.stdin.flush()
+        return float(p.stdout.readline())
+
+    a, b, ratios = [], [], []
+    start = time.perf_counter()
+    while len(ratios) < 5 or time.perf_counter() - start < seconds:
+        first, second = (kids[0], kids[1]) if len(ratios) % 2 == 0 else (kids[1], kids[0])
+        t1, t2 = once(first), once(second)
+        ta, tb = (t1, t2) if first is kids[0] else (t2, t1)
+        a.append(ta)
+        b.append(tb)
+        ratios.append(ta / tb)
+    for p in kids:
+        p.stdin.close()
+        p.wait()
+    return (f"{name}: execute with {setting} {statistics.median(a) * 1e3:.2f} ms, without "
+            f"{statistics.median(b) * 1e3:.2f} ms; with / without = {statistics.median(ratios):.3f} "
+            f"(median of {len(ratios)} alternated pairs)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("models", nargs="*", default=["resnet50", "densenet121"])
     ap.add_argument("--runs", type=int, default=8)
     ap.add_argument("--top", type=int, default=10)
+    ap.add_argument("--ab", metavar="ENV=VALUE", help="A/B the execute time with this setting against without")
+    ap.add_argument("--seconds", type=float, default=20.0, help="--ab: time budget per model")
     args = ap.parse_args()
+    if args.ab:
+        print(bt.machine_header() + "\n", flush=True)
+        for name in args.models:
+            print(ab(name, args.ab, args.seconds), flush=True)
+        return
 
     import acl
 
