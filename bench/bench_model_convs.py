@@ -3,10 +3,12 @@ shapes lose, and by how much. Each conv goes through the public path (atc, load,
 memcpy) against an onnxruntime session of the same one-node model.
 
     PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_model_convs.py resnet50 [--seconds 1]
+        [--only 'W [32, 128, 3, 3]'] [--cpu-time]
 
 Timing: bench_timing.compare (wall clock, all cores, alternated, median of per-pair ratios). One-node
 onnxruntime sessions pay a layout reorder in and out that its whole-model NCHWc run does not, so the
-sum over convs is not the model's time; the per-shape ratios are what this is for.
+sum over convs is not the model's time; the per-shape ratios are what this is for. --cpu-time is
+bench_timing's single-thread diagnostic.
 """
 from __future__ import annotations
 
@@ -56,7 +58,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("model", choices=["resnet50", "densenet121", "vgg19", "ppocr_det", "ppocr_rec", "ppocr_cls"])
     ap.add_argument("--seconds", type=float, default=1.0, help="timing budget per conv shape")
+    ap.add_argument("--only", help="'|'-separated substrings of the shape text (e.g. 'W [32, 128, 3, 3]') to time")
+    bt.add_cpu_time_option(ap)
     args = ap.parse_args()
+    bt.apply_cpu_time_option(args)
     import acl
     import onnx
 
@@ -65,6 +70,11 @@ def main():
     os.makedirs(os.path.join(bm.WORK, "convs"), exist_ok=True)
     rows, ours, ref = [], 0.0, 0.0
     for i, (count, xs, ws, attrs) in enumerate(conv_cases(args.model)):
+        geo = f"X {xs} W {ws} strides {attrs.get('strides', [1, 1])} pads {attrs.get('pads', 'none')}"
+        if attrs.get("group", 1) != 1:
+            geo += f" group {attrs['group']}"
+        if args.only and not any(o in geo for o in args.only.split("|")):
+            continue
         model, _ = bt.single_op_model("Conv", xs, ws, attrs)
         path = os.path.join(bm.WORK, "convs", f"{args.model}_{i}.onnx")
         onnx.save(model, path)
@@ -77,9 +87,6 @@ def main():
             m.release()
         ours += count * r.ours_s
         ref += count * r.ref_s
-        geo = f"X {xs} W {ws} strides {attrs.get('strides', [1, 1])} pads {attrs.get('pads', 'none')}"
-        if attrs.get("group", 1) != 1:
-            geo += f" group {attrs['group']}"
         rows.append([count, geo, bt.ms(r.ours_s), bt.ms(r.ref_s), f"{r.ratio:.2f}x", count * (r.ours_s - r.ref_s) * 1e3])
         print(rows[-1][:5], flush=True)
     rows.sort(key=lambda r: -r[5])

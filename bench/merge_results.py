@@ -24,7 +24,7 @@ def main() -> None:
     out = ["# acl_sim benchmark results", "",
            f"Machine: {model}, {os.cpu_count()} host cores, Python {platform.python_version()}.",
            "Every figure is a ratio to a reference measured in the same run (NumPy/OpenBLAS, onnxruntime, memcpy).",
-           "Compute figures use bench/bench_timing.py: wall clock, all cores on both sides, the two calls",
+           "Compute figures use acl_sim.tools.timing (python/acl_sim/tools/timing.py; bench/ imports it as bench_timing, `acl-sim demo` uses it too): wall clock, all cores on both sides, the two calls",
            "alternated after a warm-up, both medians and the median of the per-pair ratios.",
            "Each section names the command that reproduces it. Regenerate this file with `python bench/merge_results.py`.",
            ""]

@@ -148,8 +148,27 @@ def test_execute_async_returns_before_the_run_finishes(acl, device, resnet):
 
 
 def test_demo_command(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "acl_sim", "demo", "--runs", "2", "--workdir", str(tmp_path)],
+    proc = subprocess.run([sys.executable, "-m", "acl_sim", "demo", "--runs", "2", "--seconds", "0",
+                           "--workdir", str(tmp_path)],
                           env=_env(), capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "top-5 identical" in proc.stdout
-    assert "latency" in proc.stdout
+    # Timed the way bench/ times every comparison (acl_sim.tools.timing): alternated pairs, the median
+    # of per-pair ratios, and the machine line naming the CPU and the kernel ISA.
+    assert "latency" in proc.stdout and "median of per-pair ratios" in proc.stdout
+    assert "CPU: " in proc.stdout and "acl_sim kernel ISA" in proc.stdout
+    assert "2 alternated pairs" in proc.stdout
+
+
+def test_timing_compare_alternates_pairs():
+    from acl_sim.tools import timing
+
+    calls = []
+    cmp = timing.compare(lambda: calls.append("ours"), lambda: calls.append("ref"), seconds=0, min_pairs=4,
+                         warmup=1)
+    assert cmp.pairs == 4 and cmp.ratio > 0 and cmp.inner >= 1
+    assert calls[:2] == ["ours", "ref"]  # warm-up: each side once
+    timed = calls[2 + 2:]  # after the warm-up and the one-call size probe of each side
+    inner = cmp.inner
+    sides = [timed[i] for i in range(0, len(timed), inner)]
+    assert sides == ["ours", "ref", "ref", "ours", "ours", "ref", "ref", "ours"]

@@ -13,7 +13,8 @@ namespace acl_sim {
 struct ConvNodeData {
   struct Fresh {};
   explicit ConvNodeData(Fresh) {}
-  mutable NodeCache winograd;  // WinogradWeights (conv_winograd.h)
+  mutable NodeCache winograd;     // WinogradWeights (conv_winograd.h)
+  mutable NodeCache pixel_major;  // PixelMajorWeights (conv_pixel_major.h)
 };
 
 /** The node's ConvNodeData, created empty on first use; thread-safe. */

@@ -38,28 +38,10 @@ int64_t max_block(int64_t blocks, int64_t size, int64_t unit) {
 
 int64_t GemmBlocking::max_block_cols() const { return max_block(n_blocks, N, widest); }
 
-GemmBlocking choose_gemm_blocking(int64_t M, int64_t N, int64_t K, const MicroKernelSet& mk, int64_t threads) {
-  static const int64_t kc_max = env_int("ACL_SIM_GEMM_KC", 256);
-  static const int64_t mc_max = env_int("ACL_SIM_GEMM_MC", int64_t{1} << 40);
-  static const int64_t nc_env = env_int("ACL_SIM_GEMM_NC", 0);
-  GemmBlocking b;
-  b.M = M;
-  b.N = N;
-  b.mr = mk.mr;
-  b.widest = static_cast<int64_t>(mk.max_nv) * mk.lanes;
-  b.k_slices = K > 0 ? ceil_div(K, kc_max) : 0;
-  b.kc = K > 0 ? ceil_div(K, b.k_slices) : 1;
-
-  // N blocks: a kc x width slot of packed B in at most half of L2 (the rest holds C rows and A panels).
-  const int64_t w = b.widest;
-  const int64_t nc_max = nc_env ? nc_env : std::max(2 * w, l2_bytes() / 2 / (b.kc * 4) / w * w);
-  const int64_t n_units = std::max<int64_t>(1, N / w), m_units = std::max<int64_t>(1, M / b.mr);
-  const int64_t nb_min = std::min(n_units, ceil_div(N, nc_max));
-  const int64_t mb_min = std::min(m_units, ceil_div(M, mc_max));
-  b.n_blocks = nb_min;
-  b.m_blocks = mb_min;
-  const double flops = 2.0 * M * N * std::max<int64_t>(K, 1);
-  if (threads <= 1 || flops < 1e6) return b;
+TileSplit choose_tile_split(int64_t M, int64_t N, int64_t mr, int64_t w, double flops, int64_t threads,
+                            int64_t mb_min, int64_t nb_min) {
+  if (threads <= 1 || flops < 1e6) return {mb_min, nb_min};
+  const int64_t n_units = std::max<int64_t>(1, N / w), m_units = std::max<int64_t>(1, M / mr);
 
   // Tiles wanted: one per thread for small products, several for big ones, so a pool thread
   // descheduled by a busy host holds back a small tile, not a half.
@@ -81,9 +63,9 @@ GemmBlocking choose_gemm_blocking(int64_t M, int64_t N, int64_t K, const MicroKe
   for (int64_t nb = nb_min; nb <= nb_hi; ++nb) {
     const int64_t cols = max_block(nb, N, w);
     for (int64_t mb = mb_min; mb <= mb_hi; ++mb) {
-      const int64_t rows = max_block(mb, M, b.mr);
+      const int64_t rows = max_block(mb, M, mr);
       const double share = static_cast<double>(ceil_div(mb * nb, threads)) * rows * cols;
-      const double cost = share * (1.0 + w / (24.0 * cols) + b.mr / (8.0 * rows));
+      const double cost = share * (1.0 + w / (24.0 * cols) + mr / (8.0 * rows));
       cands[n++] = {mb, nb, cost};
       cheapest = n == 1 ? cost : std::min(cheapest, cost);
     }
@@ -101,8 +83,32 @@ GemmBlocking choose_gemm_blocking(int64_t M, int64_t N, int64_t K, const MicroKe
       best_cost = c.cost;
     }
   }
-  b.m_blocks = best_mb;
-  b.n_blocks = best_nb;
+  return {best_mb, best_nb};
+}
+
+GemmBlocking choose_gemm_blocking(int64_t M, int64_t N, int64_t K, const MicroKernelSet& mk, int64_t threads) {
+  static const int64_t kc_max = env_int("ACL_SIM_GEMM_KC", 256);
+  static const int64_t mc_max = env_int("ACL_SIM_GEMM_MC", int64_t{1} << 40);
+  static const int64_t nc_env = env_int("ACL_SIM_GEMM_NC", 0);
+  GemmBlocking b;
+  b.M = M;
+  b.N = N;
+  b.mr = mk.mr;
+  b.widest = static_cast<int64_t>(mk.max_nv) * mk.lanes;
+  b.k_slices = K > 0 ? ceil_div(K, kc_max) : 0;
+  b.kc = K > 0 ? ceil_div(K, b.k_slices) : 1;
+
+  // N blocks: a kc x width slot of packed B in at most half of L2 (the rest holds C rows and A panels).
+  const int64_t w = b.widest;
+  const int64_t nc_max = nc_env ? nc_env : std::max(2 * w, l2_bytes() / 2 / (b.kc * 4) / w * w);
+  const int64_t n_units = std::max<int64_t>(1, N / w), m_units = std::max<int64_t>(1, M / b.mr);
+  const int64_t nb_min = std::min(n_units, ceil_div(N, nc_max));
+  const int64_t mb_min = std::min(m_units, ceil_div(M, mc_max));
+  b.n_blocks = nb_min;
+  b.m_blocks = mb_min;
+  const TileSplit split = choose_tile_split(M, N, b.mr, w, 2.0 * M * N * std::max<int64_t>(K, 1), threads, mb_min, nb_min);
+  b.m_blocks = split.m_blocks;
+  b.n_blocks = split.n_blocks;
   return b;
 }
 

@@ -6,7 +6,9 @@
 3. load it and classify an input through plain `import acl` calls, in the shape of the
    Ascend/samples resnet50 `acl_net.py` (init → set_device → create_context → load_from_file →
    desc → malloc → dataset → memcpy → execute → memcpy back → teardown);
-4. print the top-5, the latency, and the comparison with onnxruntime on the same input.
+4. print the top-5 and the latency against onnxruntime on the same input, timed as bench/ times
+   every comparison (acl_sim.tools.timing.compare: warm-up, calls alternated, median of per-pair
+   ratios, onnxruntime's workers not spinning between runs), with the CPU/ISA line.
 """
 from __future__ import annotations
 
@@ -160,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="acl-sim demo", description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="resnet50", help="light_* model name from the onnx wheel")
     parser.add_argument("--seed", type=int, default=0, help="seed for the random weights and the input")
-    parser.add_argument("--runs", type=int, default=10, help="timed executions (median reported)")
+    parser.add_argument("--runs", type=int, default=5, help="at least this many timed pairs (acl_sim, onnxruntime)")
+    parser.add_argument("--seconds", type=float, default=4.0, help="timing budget: pairs are taken until it is spent")
     parser.add_argument("--soc_version", default="Ascend910B1")
     parser.add_argument("--workdir", default=None, help="where to keep the .onnx/.om (default: a temp dir)")
     args = parser.parse_args(argv)
@@ -184,41 +187,42 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"[2/4] ATC: {report['om_path']} in {time.perf_counter() - start:.2f} s")
 
+    from acl_sim.tools import timing
+
     net = AclClassifier(acl, report["om_path"])
-    image = sample_image(net.input_dims, args.seed)
-    net.feed(image)
-    net.execute()  # warm-up (first-touch of workspace pages)
-    times = []
-    for _ in range(max(args.runs, 1)):
-        t0 = time.perf_counter()
+    try:
+        image = sample_image(net.input_dims, args.seed)
+        net.feed(image)
         net.execute()
-        times.append(time.perf_counter() - t0)
-    probs = net.result(0).reshape(-1)
-    net.release()
-    acl_ms = 1000 * float(np.median(times))
-    top5 = np.argsort(-probs)[:5]
-    print(f"[3/4] acl.mdl.execute: median {acl_ms:.2f} ms over {len(times)} runs; top-5:")
-    for rank, cls in enumerate(top5, 1):
-        print(f"      {rank}. class {int(cls):4d}  p={probs[cls]:.5f}")
+        probs = net.result(0).reshape(-1)
+        top5 = np.argsort(-probs)[:5]
+        print("[3/4] acl.mdl.execute; top-5:")
+        for rank, cls in enumerate(top5, 1):
+            print(f"      {rank}. class {int(cls):4d}  p={probs[cls]:.5f}")
 
-    import onnxruntime as ort
+        # onnxruntime as every benchmark in bench/ runs it (all cores, workers not spinning between
+        # runs), and one inference on each side as a user writes it: input copied in, executed, output
+        # copied out (sess.run does the same on host memory).
+        sess = timing.ort_session(onnx_path)
+        feed = {sess.get_inputs()[0].name: image}
+        ref = sess.run(None, feed)[0].reshape(-1)
 
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = os.cpu_count() or 1
-    so.log_severity_level = 3
-    sess = ort.InferenceSession(onnx_path, so, providers=["CPUExecutionProvider"])
-    feed = {sess.get_inputs()[0].name: image}
-    ref = sess.run(None, feed)[0].reshape(-1)
-    ort_times = []
-    for _ in range(max(args.runs, 1)):
-        t0 = time.perf_counter()
-        sess.run(None, feed)
-        ort_times.append(time.perf_counter() - t0)
-    ort_ms = 1000 * float(np.median(ort_times))
+        def infer():
+            net.feed(image)
+            net.execute()
+            net.result(0)
+
+        cmp = timing.compare(infer, lambda: sess.run(None, feed), seconds=args.seconds, min_pairs=max(args.runs, 1))
+    finally:
+        net.release()
     diff = float(np.max(np.abs(probs - ref)))
     same_top5 = list(np.argsort(-ref)[:5]) == list(top5)
-    print(f"[4/4] onnxruntime: median {ort_ms:.2f} ms; acl_sim/onnxruntime latency = {acl_ms / ort_ms:.2f}x; "
-          f"max |dp| = {diff:.2e}; top-5 {'identical' if same_top5 else 'DIFFERENT'}")
+    print(f"[4/4] latency per inference (memcpy in + execute + memcpy out vs onnxruntime session.run), "
+          f"{cmp.pairs} alternated pairs after warm-up:")
+    print("      " + timing.machine_header().replace("\n", "\n      "))
+    print(f"      acl_sim {timing.ms(cmp.ours_s)} ms, onnxruntime {timing.ms(cmp.ref_s)} ms (medians); "
+          f"acl_sim / onnxruntime = {cmp.ratio:.2f}x (median of per-pair ratios, lower is better)")
+    print(f"      max |dp| = {diff:.2e}; top-5 {'identical' if same_top5 else 'DIFFERENT'}")
     return 0 if same_top5 and diff < 1e-4 else 1
 
 
