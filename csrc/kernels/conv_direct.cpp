@@ -182,10 +182,10 @@ ConvKernels make_kernels() {
                {kernel_avx512<8, 3, false>, kernel_avx512<8, 3, true>}},
               8, {kernel_avx2<8, 1, false>, kernel_avx2<8, 1, true>}};
     case KernelIsa::kAvx2:
-      return {6, 8, 2,
-              {{kernel_avx2<6, 1, false>, kernel_avx2<6, 1, true>},
-               {kernel_avx2<6, 2, false>, kernel_avx2<6, 2, true>},
-               {nullptr, nullptr}},
+      return {4, 8, 3,
+              {{kernel_avx2<4, 1, false>, kernel_avx2<4, 1, true>},
+               {kernel_avx2<4, 2, false>, kernel_avx2<4, 2, true>},
+               {kernel_avx2<4, 3, false>, kernel_avx2<4, 3, true>}},
               0, {nullptr, nullptr}};
     default: break;
   }
@@ -327,9 +327,10 @@ bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_r
   // Strided windows over many channels (3x3/2 at 128 channels) measured ~7% slower than im2col: taps
   // alternate between phase planes. Few channels (the 7x7/2 stem, 3 channels) gain ~12%.
   if (strided && !pointwise && channels > 16) return false;
-  // The AVX2 kernel (6 rows x 2 ymm) re-reads each input row for every 6 outputs: wide pointwise convs
-  // (1x1 64->256, a third of resnet50's) measured ~14% slower than the packed GEMM, which keeps B in cache.
-  if (pointwise && m_rows >= 4 * channels && kernels().lanes == 8) return false;
+  // On AVX2 the packed GEMM beats the direct kernel on every stride-1 pointwise conv measured (1x1 at
+  // 56x56..7x7, 64..1024 channels: 0.73-0.84x the direct time, single thread): the input rows a 1x1
+  // strip reads lie a whole plane apart, map to a few L1 sets and miss again for every 4-row panel.
+  if (pointwise && !strided && kernels().lanes == 8) return false;
   // Junk columns per output row (pitch - OW) cost as much as real ones: on small planes (3x3 at 28x28
   // and below) they outweigh the im2col the GEMM path pays, so those stay on the GEMM. Unless the conv
   // has few output rows: im2col writes K x P values for only m_rows x K x P FMAs (3x3 128->32 at 14x14
