@@ -66,10 +66,42 @@ def ops_of(om, profile=0):
     return [n["op"] for n in om.profile(profile)["nodes"]]
 
 
+def concat_views(g) -> dict:
+    """{input tensor: (concat output tensor, byte offset)} for every Concat input the plan put
+    inside its output, in the exact place the Concat would copy it to (a batch-1 slice)."""
+    tensors, views = g["tensors"], {}
+    for node in g["nodes"]:
+        if node["op"] != "Concat" or tensors[node["outputs"][0]]["kind"] != "workspace":
+            continue
+        out = node["outputs"][0]
+        shape = tensors[out]["shape"]
+        axis = node["attrs"].get("axis", 0) % len(shape)
+        if any(d != 1 for d in shape[:axis]):
+            continue
+        cursor = 0
+        for i in node["inputs"]:
+            t = tensors[i]
+            if t["kind"] == "workspace" and t["offset"] == tensors[out]["offset"] + cursor:
+                views[i] = (out, cursor)
+            cursor += t["size"]
+    return views
+
+
+def _inside(views, a, b) -> bool:
+    """`a` is (through concat slices) a view of part of `b`."""
+    while a in views:
+        a = views[a][0]
+        if a == b:
+            return True
+    return False
+
+
 def check_plan_sound(om, profile=0):
     """Independent check of a profile's memory plan: two workspace tensors whose lifetimes overlap
-    never share bytes, except an in-place op's output over the input it reads for the last time."""
+    never share bytes, except an in-place op's output over the input it reads for the last time and
+    a Concat input placed as its slice of the Concat output (through any chain of concats)."""
     g = om.profile(profile)
+    views = concat_views(g)
     first, last = {}, {}
     for step, node in enumerate(g["nodes"]):
         for t in node["outputs"]:
@@ -91,6 +123,8 @@ def check_plan_sound(om, profile=0):
                 continue
             if ta["offset"] >= tb["offset"] + tb["size"] or tb["offset"] >= ta["offset"] + ta["size"]:
                 continue
+            if _inside(views, a, b) or _inside(views, b, a):
+                continue  # the same bytes by construction
             # Overlapping bytes and lifetimes: must be an in-place hand-over at one node.
             early, late = (a, b) if first[a] <= first[b] else (b, a)
             step = first[late]

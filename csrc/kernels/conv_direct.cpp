@@ -230,7 +230,7 @@ const ConvKernels& kernels() {
 struct Plan {
   int64_t C, M, K;
   int64_t IHs, pitch;    // rows and row pitch of one (phase) plane of the prepared input
-  int64_t OH, OW, KH, KW, dh, dw;
+  int64_t OH, OW, KH, KW;
   int64_t Nq;            // output positions on the plane pitch computed: (OH - 1) * pitch + OW
   bool in_place_out;     // pitch == OW: positions are output pixels, so the kernels write y directly
   const float* xp;       // prepared input [phases, C, IHs, pitch] (the caller's x when no pads and stride 1)
@@ -368,41 +368,32 @@ bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_r
   return junk * 20 <= pitch || junk * m_rows <= 8 * pitch;
 }
 
-void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* w, int64_t m_rows,
-                     float* y, const GemmEpilogue& ep, bool parallel) {
-  const ConvKernels& ks = kernels();
+DirectInput prepare_direct_input(const float* x, int64_t channels, const SpatialGeometry& g, bool parallel) {
   const bool two_d = g.nsp == 2;
   const int64_t IH = two_d ? g.in[0] : 1, IW = g.in[g.nsp - 1];
   const int64_t pt = two_d ? g.pad_begin[0] : 0, pb = two_d ? g.pad_end[0] : 0;
   const int64_t pl = g.pad_begin[g.nsp - 1], pr = g.pad_end[g.nsp - 1];
   const int64_t sh = two_d ? g.stride[0] : 1, sw = g.stride[g.nsp - 1];
-  Plan p{};
-  p.C = channels;
-  p.M = m_rows;
-  p.KH = two_d ? g.kernel[0] : 1;
-  p.KW = g.kernel[g.nsp - 1];
-  p.dh = two_d ? g.dilation[0] : 1;
-  p.dw = g.dilation[g.nsp - 1];
-  p.K = channels * p.KH * p.KW;
-  p.IHs = ceil_div(IH + pt + pb, sh);
-  p.pitch = ceil_div(IW + pl + pr, sw);
-  p.OH = two_d ? g.out[0] : 1;
-  p.OW = g.out[g.nsp - 1];
-  if (p.M <= 0 || p.OH <= 0 || p.OW <= 0 || p.K <= 0) return;
-  p.Nq = (p.OH - 1) * p.pitch + p.OW;
-  p.in_place_out = p.pitch == p.OW;
-  p.w = w;
-  p.y = y;
-  p.ep = &ep;
+  DirectInput in{};
+  in.KH = two_d ? g.kernel[0] : 1;
+  in.KW = g.kernel[g.nsp - 1];
+  const int64_t dh = two_d ? g.dilation[0] : 1, dw = g.dilation[g.nsp - 1];
+  in.K = channels * in.KH * in.KW;
+  in.IHs = ceil_div(IH + pt + pb, sh);
+  in.pitch = ceil_div(IW + pl + pr, sw);
+  in.OH = two_d ? g.out[0] : 1;
+  in.OW = g.out[g.nsp - 1];
+  if (in.K <= 0 || in.OH <= 0 || in.OW <= 0) return in;
 
   // The input the kernels read: zero-padded and, for strides > 1, split into sh x sw phase planes
   // (phase (a, b) holds padded pixels (i*sh + a, j*sw + b)), so that every tap reads a contiguous run
   // of one phase plane. Only phases some tap reads are built. Spread over the pool when large.
   const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;
-  const int64_t plane = p.IHs * p.pitch;
+  const int64_t plane = in.IHs * in.pitch;
+  const int64_t pitch = in.pitch, IHs = in.IHs;
   bool used[8][8] = {};
-  for (int64_t kh = 0; kh < p.KH; ++kh)
-    for (int64_t kw = 0; kw < p.KW; ++kw) used[(kh * p.dh) % sh % 8][(kw * p.dw) % sw % 8] = true;
+  for (int64_t kh = 0; kh < in.KH; ++kh)
+    for (int64_t kw = 0; kw < in.KW; ++kw) used[(kh * dh) % sh % 8][(kw * dw) % sw % 8] = true;
   if (pt || pb || pl || pr || sh > 1 || sw > 1) {
     float* xs = t_input.get(static_cast<size_t>(sh * sw * channels * plane));
     auto build = [&](int64_t c0, int64_t c1) {
@@ -412,20 +403,20 @@ void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g,
           for (int64_t c = c0; c < c1; ++c) {
             const float* src = x + c * IH * IW;
             float* dst = xs + ((a * sw + b) * channels + c) * plane;
-            for (int64_t i = 0; i < p.IHs; ++i) {
-              float* d = dst + i * p.pitch;
+            for (int64_t i = 0; i < IHs; ++i) {
+              float* d = dst + i * pitch;
               const int64_t r = i * sh + a - pt;
               if (r < 0 || r >= IH) {
-                std::fill(d, d + p.pitch, 0.f);
+                std::fill(d, d + pitch, 0.f);
                 continue;
               }
               const float* srow = src + r * IW;
               if (sw == 1) {
                 std::fill(d, d + pl, 0.f);
                 std::memcpy(d + pl, srow, static_cast<size_t>(IW) * sizeof(float));
-                std::fill(d + pl + IW, d + p.pitch, 0.f);
+                std::fill(d + pl + IW, d + pitch, 0.f);
               } else {
-                for (int64_t j = 0; j < p.pitch; ++j) {
+                for (int64_t j = 0; j < pitch; ++j) {
                   const int64_t col = j * sw + b - pl;
                   d[j] = col >= 0 && col < IW ? srow[col] : 0.f;
                 }
@@ -443,18 +434,44 @@ void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g,
         build(channels * ci / chunks, channels * (ci + 1) / chunks);
       });
     }
-    p.xp = xs;
+    in.xp = xs;
   } else {
-    p.xp = x;
+    in.xp = x;
   }
-  int64_t* off = t_offsets.get(static_cast<size_t>(p.K));
+  int64_t* off = t_offsets.get(static_cast<size_t>(in.K));
   for (int64_t c = 0, k = 0; c < channels; ++c)
-    for (int64_t kh = 0; kh < p.KH; ++kh)
-      for (int64_t kw = 0; kw < p.KW; ++kw, ++k) {
-        const int64_t th = kh * p.dh, tw = kw * p.dw;
-        off[k] = ((th % sh * sw + tw % sw) * channels + c) * plane + th / sh * p.pitch + tw / sw;
+    for (int64_t kh = 0; kh < in.KH; ++kh)
+      for (int64_t kw = 0; kw < in.KW; ++kw, ++k) {
+        const int64_t th = kh * dh, tw = kw * dw;
+        off[k] = ((th % sh * sw + tw % sw) * channels + c) * plane + th / sh * pitch + tw / sw;
       }
-  p.off = off;
+  in.off = off;
+  return in;
+}
+
+void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* w, int64_t m_rows,
+                     float* y, const GemmEpilogue& ep, bool parallel) {
+  const ConvKernels& ks = kernels();
+  const DirectInput in = prepare_direct_input(x, channels, g, parallel);
+  Plan p{};
+  p.C = channels;
+  p.M = m_rows;
+  p.K = in.K;
+  p.IHs = in.IHs;
+  p.pitch = in.pitch;
+  p.OH = in.OH;
+  p.OW = in.OW;
+  p.KH = in.KH;
+  p.KW = in.KW;
+  if (p.M <= 0 || p.OH <= 0 || p.OW <= 0 || p.K <= 0) return;
+  p.Nq = (p.OH - 1) * p.pitch + p.OW;
+  p.in_place_out = p.pitch == p.OW;
+  p.w = w;
+  p.y = y;
+  p.ep = &ep;
+  p.xp = in.xp;
+  p.off = in.off;
+  const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;
 
   // Blocking: K slices of <= 256 rows; tiles of at most 256 rows x 480 positions, split further as
   // the GEMM splits its tiles (balanced over the threads).

@@ -29,6 +29,22 @@ namespace acl_sim {
 bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_rows, bool any_width = false);
 
 /**
+ * The input as the direct convs read it, built in this thread's scratch by prepare_direct_input: the
+ * zero-padded input split into stride phase planes [phases, channels, IHs, pitch] (the caller's x itself
+ * when there are no pads and stride 1), and for each of the K = channels x KH x KW im2col rows the offset
+ * of its tap in xp: output pixel (oh, ow)'s value of row k is xp[off[k] + oh * pitch + ow]. Valid until
+ * this thread prepares another input. A 1-D conv is a 2-D one of height 1.
+ */
+struct DirectInput {
+  const float* xp = nullptr;
+  const int64_t* off = nullptr;
+  int64_t K = 0, KH = 1, KW = 1;
+  int64_t IHs = 0, pitch = 0;  // rows and row pitch of one phase plane
+  int64_t OH = 0, OW = 0;
+};
+DirectInput prepare_direct_input(const float* x, int64_t channels, const SpatialGeometry& g, bool parallel);
+
+/**
  * y[m, p] = act(sum_k w[m, k] * im2col(x)[k, p] + ep.row_bias[m] + ep.residual[m, p]) for one image and group:
  * x is `channels` planes [channels, in...], w is [m_rows, channels * kernel] row-major, y and ep.residual are
  * [m_rows, out_size]. Runs on the caller plus the pool (only the caller when parallel is false).

@@ -11,7 +11,10 @@
 // unpadded: the plane is B as it is).
 // ACL_SIM_CONV_DIRECT=0 sends them to the GEMM paths too, =all takes the direct
 // path on every plane width (read per call, so a benchmark can time both in one
-// process and the tests can reach every path).
+// process and the tests can reach every path). Small planes, strided windows and
+// few output channels take the pixel-major direct conv (conv_pixel_major.h;
+// ACL_SIM_CONV_PIXEL_MAJOR=0 / =all likewise), its weights packed once per
+// loaded model in the node cache (conv_node_data.h).
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -21,22 +24,29 @@
 #include "kernels/conv_direct.h"
 #include "kernels/conv_geometry.h"
 #include "kernels/conv_im2col.h"
+#include "kernels/conv_node_data.h"
+#include "kernels/conv_pixel_major.h"
 #include "kernels/epilogue.h"
 #include "kernels/gemm.h"
 #include "kernels/gemm_tensor_io.h"
 #include "kernels/op_registry.h"
+#include "kernels/thread_scratch.h"
 
 namespace acl_sim {
 namespace {
 
 enum class DirectMode { kAuto, kOff, kAll };
 
-DirectMode direct_mode() {
-  const char* v = std::getenv("ACL_SIM_CONV_DIRECT");
+/** A conv path's override from the environment (read per call): "0" never, "all" wherever it can run. */
+DirectMode path_mode(const char* env) {
+  const char* v = std::getenv(env);
   if (v && std::strcmp(v, "0") == 0) return DirectMode::kOff;
   if (v && std::strcmp(v, "all") == 0) return DirectMode::kAll;
   return DirectMode::kAuto;
 }
+
+// Packed weights of a pixel-major conv outside a model (aclop), rebuilt every call.
+thread_local Scratch<float> t_pixel_major_w;
 
 void run_conv(OpContext& ctx) {
   require_float_io(ctx, 2, 1);
@@ -97,8 +107,32 @@ void run_conv(OpContext& ctx) {
   for (int i = 0; i < g.nsp; ++i)
     pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1 && g.pad_begin[i] == 0 && g.pad_end[i] == 0;
 
-  const DirectMode mode = direct_mode();
-  const bool direct = cg > 0 && mode != DirectMode::kOff && direct_conv_applies(g, cg, mg, mode == DirectMode::kAll);
+  const DirectMode pm_mode = path_mode("ACL_SIM_CONV_PIXEL_MAJOR");
+  const bool pixel_major =
+      pm_mode != DirectMode::kOff && pixel_major_conv_applies(g, cg, mg, pm_mode == DirectMode::kAll);
+  const DirectMode mode = path_mode("ACL_SIM_CONV_DIRECT");
+  const bool direct =
+      !pixel_major && cg > 0 && mode != DirectMode::kOff && direct_conv_applies(g, cg, mg, mode == DirectMode::kAll);
+  // The pixel-major path's weight panels, every group's: once per loaded model, else per call.
+  const int64_t pm_size = pixel_major ? pixel_major_packed_size(mg, K) : 0;
+  const float* pm_w = nullptr;
+  if (pixel_major && ctx.cache && ctx.input_is_weight(1)) {
+    pm_w = conv_node_data(*ctx.cache)
+               .pixel_major
+               .get<PixelMajorWeights>([&] {
+                 PixelMajorWeights pw;
+                 pw.data.resize(static_cast<size_t>(group * pm_size));
+                 for (int64_t gi = 0; gi < group; ++gi)
+                   pixel_major_pack_weights(W.data() + gi * mg * K, mg, K, pw.data.data() + gi * pm_size);
+                 return pw;
+               })
+               .data.data();
+  } else if (pixel_major) {
+    float* fresh = t_pixel_major_w.get(static_cast<size_t>(group * pm_size));
+    for (int64_t gi = 0; gi < group; ++gi)
+      pixel_major_pack_weights(W.data() + gi * mg * K, mg, K, fresh + gi * pm_size);
+    pm_w = fresh;
+  }
   auto one = [&](int64_t n, int64_t gi, bool parallel) {
     const float* xg = X.data() + (n * C + gi * cg) * in_size;
     float* yg = Y.data() + (n * M + gi * mg) * P;
@@ -107,7 +141,9 @@ void run_conv(OpContext& ctx) {
     ep.residual = has_residual ? R.data() + (n * M + gi * mg) * P : nullptr;
     ep.act = act;
     const MatrixRef a{W.data() + gi * mg * K, K, 1};
-    if (direct) {
+    if (pixel_major) {
+      pixel_major_conv_f32(xg, cg, g, pm_w + gi * pm_size, mg, yg, ep, parallel);
+    } else if (direct) {
       direct_conv_f32(xg, cg, g, a.data, mg, yg, ep, parallel);
     } else if (pointwise) {
       gemm_f32(mg, P, K, 1.f, a, MatrixRef{xg, in_size, 1}, 0.f, yg, P, ep, parallel);

@@ -33,6 +33,7 @@ void axis_copy(const OpContext& ctx, std::vector<TensorView*> parts, TensorView&
   if (outer == 1) {
     for (size_t i = 0; i < parts.size(); ++i) {
       char* p = static_cast<char*>(parts[i]->data);
+      if (p == w + off[i]) continue;  // ATC placed this part inside the whole (memory_plan.py): nothing to move
       if (gather) parallel_copy(w + off[i], p, static_cast<size_t>(row[i]));
       else parallel_copy(p, w + off[i], static_cast<size_t>(row[i]));
     }

@@ -52,10 +52,14 @@ Activation activation_from_attrs(const Attrs& attrs) {
                   "' (supported: Relu, Clip, Sigmoid, HardSigmoid, HardSwish, Silu, Gelu, GeluTanh, LeakyRelu, Tanh)");
   if (attrs.has("activation_alpha")) a.alpha = static_cast<float>(attrs.get_float("activation_alpha", a.alpha));
   if (attrs.has("activation_beta")) a.beta = static_cast<float>(attrs.get_float("activation_beta", a.beta));
+  if (attrs.has("activation_scale")) a.scale = static_cast<float>(attrs.get_float("activation_scale", 1.0));
+  if (attrs.has("activation_shift")) a.shift = static_cast<float>(attrs.get_float("activation_shift", 0.0));
   return a;
 }
 
-float activation_scalar(float v, const Activation& act) {
+namespace {
+
+float act_only(float v, const Activation& act) {
   switch (act.kind) {
     case ActKind::kNone: return v;
     case ActKind::kRelu: return v > 0.f ? v : 0.f;
@@ -71,6 +75,13 @@ float activation_scalar(float v, const Activation& act) {
     case ActKind::kTanh: return std::tanh(v);
   }
   return v;
+}
+
+}  // namespace
+
+float activation_scalar(float v, const Activation& act) {
+  float r = act_only(v, act);
+  return act.has_affine() ? r * act.scale + act.shift : r;
 }
 
 namespace {
@@ -162,16 +173,19 @@ __attribute__((always_inline)) inline void simd_bias_act(float* x, size_t n, flo
                                                          const Activation& act) {
   using T = typename V::T;
   const T alpha = V::set1(act.alpha), beta = V::set1(act.beta), b = V::set1(bias);
+  const T scale = V::set1(act.scale), shift = V::set1(act.shift);
+  const bool affine = act.has_affine();
   size_t i = 0;
   for (; i + V::W <= n; i += V::W) {
-    T v = V::add(V::load(x + i), bias_row ? V::load(bias_row + i) : b);
-    V::store(x + i, vact<V>(v, act.kind, alpha, beta));
+    T v = vact<V>(V::add(V::load(x + i), bias_row ? V::load(bias_row + i) : b), act.kind, alpha, beta);
+    V::store(x + i, affine ? V::fma(v, scale, shift) : v);
   }
   if (i < n) {  // the tail goes through one padded vector so it matches the vector results bit for bit
     float buf[16] = {0};
     size_t rest = n - i;
     for (size_t j = 0; j < rest; ++j) buf[j] = x[i + j] + (bias_row ? bias_row[i + j] : bias);
-    V::store(buf, vact<V>(V::load(buf), act.kind, alpha, beta));
+    T v = vact<V>(V::load(buf), act.kind, alpha, beta);
+    V::store(buf, affine ? V::fma(v, scale, shift) : v);
     std::memcpy(x + i, buf, rest * sizeof(float));
   }
 }
@@ -185,7 +199,7 @@ ACL_SIM_TARGET_AVX2 void avx2_bias_act(float* x, size_t n, float bias, const flo
 #endif
 
 void dispatch(float* x, size_t n, float bias, const float* row, const Activation& act) {
-  if (act.kind == ActKind::kNone && !row && bias == 0.f) return;
+  if (act.none() && !row && bias == 0.f) return;
 #if defined(__x86_64__)
   switch (cpu_features().isa) {
     case KernelIsa::kAvx512: return avx512_bias_act(x, n, bias, row, act);

@@ -20,7 +20,12 @@ struct Activation {
   ActKind kind = ActKind::kNone;
   float alpha = 0.f;  // Clip min, HardSigmoid alpha, LeakyRelu alpha
   float beta = 0.f;   // Clip max, HardSigmoid beta
-  bool none() const { return kind == ActKind::kNone; }
+  // Affine after the activation, y = act(x) * scale + shift (attributes activation_scale /
+  // activation_shift; ATC's fuse_post_affine puts PP-LCNet's scalar Mul + Add here).
+  float scale = 1.f;
+  float shift = 0.f;
+  bool has_affine() const { return scale != 1.f || shift != 0.f; }
+  bool none() const { return kind == ActKind::kNone && !has_affine(); }
 };
 
 /** Reads `activation*` attributes; throws ACL_ERROR_OP_ATTR_NOT_MATCH for an unknown name. */
@@ -29,13 +34,13 @@ Activation activation_from_attrs(const Attrs& attrs);
 /** Parses an activation name ("Relu", "Clip", ...); `ok` false when unknown. */
 Activation activation_from_name(const char* name, bool* ok);
 
-/** x[i] = act(x[i] + bias) for i < n, in place; vectorised (AVX-512 where available). Thread-safe. */
+/** x[i] = act(x[i] + bias) (then * scale + shift) for i < n, in place; vectorised (AVX-512 where available). Thread-safe. */
 void bias_activation(float* x, size_t n, float bias, const Activation& act);
 
 /** x[i] = act(x[i] + bias[i]) for i < n (a per-column bias row). */
 void bias_row_activation(float* x, size_t n, const float* bias, const Activation& act);
 
-/** Scalar reference of one activation (exact libm functions); used by tails and the portable path. */
+/** Scalar reference of one activation with its post affine (exact libm functions); the portable path. */
 float activation_scalar(float v, const Activation& act);
 
 }  // namespace acl_sim

@@ -9,6 +9,7 @@
 
 #include "kernels/broadcast.h"
 #include "kernels/elementwise_cast.h"
+#include "kernels/epilogue.h"
 
 namespace acl_sim::kern {
 namespace {
@@ -55,6 +56,16 @@ struct RowNormalize {
 struct RowAffine {
   ACL_SIM_INLINE void operator()(const float* x, float* y, int64_t n, float a, float b) const {
     for (int64_t j = 0; j < n; ++j) y[j] = x[j] * a + b;
+  }
+};
+
+/** y = max(x * a + b, 0): BatchNormalization with its Relu fused (pre-activation BN-ReLU-Conv). */
+struct RowAffineRelu {
+  ACL_SIM_INLINE void operator()(const float* x, float* y, int64_t n, float a, float b) const {
+    for (int64_t j = 0; j < n; ++j) {
+      float v = x[j] * a + b;
+      y[j] = v > 0.f ? v : 0.f;
+    }
   }
 };
 
@@ -154,13 +165,19 @@ void run_layer_norm(OpContext& ctx) {
   }
 }
 
-/** Applies y = x * a[c] + b[c] over [N, C, S] planes. */
+/** Applies y = act(x * a[c] + b[c]) over [N, C, S] planes; a fused activation (ATC's fuse_activation)
+ *  runs on each plane while it is in cache, Relu inside the affine loop itself. */
 void channel_affine(const float* x, float* y, int64_t n, int64_t c, int64_t s, const std::vector<float>& a,
-                    const std::vector<float>& b) {
+                    const std::vector<float>& b, const Activation& act) {
   parallel_blocks(n * c, rows_grain(s), [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
-      int64_t ch = p % c;
-      mv_call(RowAffine{}, x + p * s, y + p * s, s, a[static_cast<size_t>(ch)], b[static_cast<size_t>(ch)]);
+      size_t ch = static_cast<size_t>(p % c);
+      if (act.kind == ActKind::kRelu && !act.has_affine()) {
+        mv_call(RowAffineRelu{}, x + p * s, y + p * s, s, a[ch], b[ch]);
+        continue;
+      }
+      mv_call(RowAffine{}, x + p * s, y + p * s, s, a[ch], b[ch]);
+      if (!act.none()) bias_activation(y + p * s, static_cast<size_t>(s), 0.f, act);
     }
   });
 }
@@ -201,7 +218,7 @@ void run_batch_norm(OpContext& ctx) {
   }
   FloatBuf xf(ctx, x);
   FloatOut yf(ctx, y);
-  channel_affine(xf.ptr, yf.ptr, n, c, s, a, b);
+  channel_affine(xf.ptr, yf.ptr, n, c, s, a, b, activation_from_attrs(at));
   yf.finish(ctx);
 }
 

@@ -35,7 +35,9 @@ def _print_report(report: dict, out) -> None:
     for i, plan in enumerate(report.get("memplan", [])):
         ratio = plan["planned_bytes"] / plan["lower_bound_bytes"] if plan["lower_bound_bytes"] else 1.0
         print(f"[INFO] ATC memory plan [profile {i}]: naive={plan['naive_bytes']} planned={plan['planned_bytes']} "
-              f"lower_bound={plan['lower_bound_bytes']} ratio={ratio:.3f} inplace={plan['inplace_count']}", file=out)
+              f"lower_bound={plan['lower_bound_bytes']} ratio={ratio:.3f} inplace={plan['inplace_count']} "
+              f"concat_inplace_inputs={plan.get('concat_inplace_inputs', 0)} concat_elided={plan.get('concat_elided', 0)}",
+              file=out)
     print(f"[INFO] ATC {'cached' if report.get('cached') else 'compiled'} in {report.get('total_seconds')} s: "
           f"{report.get('om_path')} ({report.get('om_bytes')} bytes)", file=out)
 

@@ -3,7 +3,11 @@
 Each intermediate tensor lives from the node that writes it to the last node
 that reads it. Eligible elementwise ops and Reshape views write their output
 over an input whose last use they are (the two tensors then share one
-buffer). Buffers are placed in one arena by the "greedy by size for offset
+buffer). Concat inputs are written by their producers straight into their
+slice of the Concat output (batch-1 slices are contiguous), so the Concat moves
+nothing: a DenseNet block's growing concatenation becomes one buffer that each
+layer appends to. A buffer is then a group of tensors at offsets inside it,
+live from its first tensor's write to its last tensor's read. Buffers are placed in one arena by the "greedy by size for offset
 calculation" of Pisarchyk & Lee 2020 (the TFLite ArenaPlanner order): size
 descending, ties by first use, each at the smallest gap among already placed
 buffers whose lifetimes overlap, else on top. Graph inputs and outputs live
@@ -122,11 +126,73 @@ def tensor_bytes(g: Graph, name: str) -> int:
     return int(np.prod(shape, dtype=np.int64)) * np.dtype(g.dtype(name)).itemsize
 
 
+def _concat_slices(g: Graph, node, first: dict, sizes: dict) -> list[tuple[str, int]]:
+    """(input, byte offset in the output) of every Concat input that may live inside the output.
+
+    The channel slices of a concat are contiguous only when every dim before the axis is 1
+    (NCHW batch 1 along C); a batch > 1 concat is left to the kernel. An input qualifies when
+    it is a planned workspace tensor (not a model input, weight or output), appears once in
+    the node, has static dims and starts 64-byte aligned (the workspace alignment the kernels
+    rely on). The others are copied by the Concat kernel, which skips a part already in place.
+    """
+    out = node.outputs[0] if node.outputs else ""
+    if out not in first or out in g.syms or node.inputs.count("") or len(node.inputs) < 2:
+        return []
+    shape = g.shape(out)
+    axis = int(node.attrs.get("axis", 0))
+    axis = axis + len(shape) if axis < 0 else axis
+    if not 0 <= axis < len(shape) or any(int(d) != 1 for d in shape[:axis]):
+        return []
+    itemsize = np.dtype(g.dtype(out)).itemsize
+    inner = int(np.prod(shape[axis + 1:], dtype=np.int64)) * itemsize
+    slices, cursor = [], 0
+    for name in node.inputs:
+        if name in first and name not in g.syms and node.inputs.count(name) == 1 and cursor % ALIGN == 0:
+            slices.append((name, cursor))
+        cursor += int(g.shape(name)[axis]) * inner
+    return slices if cursor == sizes[out] else []
+
+
+class _Groups:
+    """Tensors sharing one buffer, each at a byte offset inside it (union-find with offsets).
+
+    A group's extent is the bytes its tensors cover; its lifetime spans its tensors'. Moving a
+    whole group into another at an offset is how in-place ops (offset of the tensor they
+    overwrite) and concat slices (offset of the slice) share memory.
+    """
+
+    def __init__(self, first: dict, last: dict, sizes: dict):
+        self.root = {t: t for t in first}
+        self.rel = {t: 0 for t in first}
+        self.members = {t: [t] for t in first}
+        self.extent = dict(sizes)
+        self.first, self.last = dict(first), dict(last)
+
+    def whole(self, t: str, size: int) -> bool:
+        """`t` covers its group exactly: the group can move to any place `t` may go."""
+        r = self.root[t]
+        return self.rel[t] == 0 and self.extent[r] == size
+
+    def move(self, t: str, dest: str, offset: int) -> None:
+        """Moves the group of `t` (which `t` covers whole) into the group of `dest` so that `t`
+        starts `offset` bytes after `dest`."""
+        src, dst = self.root[t], self.root[dest]
+        base = self.rel[dest] + offset
+        for m in self.members.pop(src):
+            self.root[m], self.rel[m] = dst, self.rel[m] + base
+            self.members[dst].append(m)
+        self.extent[dst] = max(self.extent[dst], base + self.extent.pop(src))
+        self.first[dst] = min(self.first[dst], self.first.pop(src))
+        self.last[dst] = max(self.last[dst], self.last.pop(src))
+
+
 def plan(g: Graph, inplace: bool = True) -> dict:
     """Plans every workspace tensor of `g` (nodes must be in execution order).
 
-    Returns {"offsets": {tensor: offset}, "workspace_size", "naive_bytes", "planned_bytes",
-    "lower_bound_bytes", "inplace_count"}.
+    Concat inputs are placed first as slices of the concat output (`_concat_slices`), then
+    in-place ops join the tensor they overwrite, then the groups are placed. Returns
+    {"offsets": {tensor: offset}, "workspace_size", "naive_bytes", "planned_bytes",
+    "lower_bound_bytes", "inplace_count", "concat_inplace_inputs", "concat_elided"}.
     """
     external = set(g.inputs) | set(g.outputs) | set(g.consts)
     first: dict[str, int] = {}
@@ -141,18 +207,23 @@ def plan(g: Graph, inplace: bool = True) -> dict:
                 last[name] = max(last[name], step)
     sizes = {t: tensor_bytes(g, t) for t in first}
     naive = sum(align_up(s) for s in sizes.values())
-    # Union tensors into buffers through in-place ops.
-    owner = {t: t for t in first}
-
-    def root(t):
-        while owner[t] != t:
-            owner[t] = owner[owner[t]]
-            t = owner[t]
-        return t
-
+    groups = _Groups(first, last, sizes)
+    concat_inputs = concat_elided = 0
+    if inplace:
+        # Concat slices first, so the lifetimes the in-place rule checks below are the whole
+        # concat buffer's: an op may not overwrite a slice while the concat is still to be read.
+        for node in g.nodes:
+            if node.op != "Concat":
+                continue
+            out = node.outputs[0] if node.outputs else ""
+            slices = [(name, off) for name, off in _concat_slices(g, node, first, sizes)
+                      if groups.root[name] != groups.root[out] and groups.whole(name, sizes[name])]
+            for name, off in slices:
+                groups.move(name, out, off)
+            concat_inputs += len(slices)
+            concat_elided += len(slices) == len(node.inputs)
     inplace_count = 0
     if inplace:
-        buf_last = dict(last)
         for step, node in enumerate(g.nodes):
             if node.op not in INPLACE_UNARY and node.op not in INPLACE_BINARY:
                 continue
@@ -164,25 +235,24 @@ def plan(g: Graph, inplace: bool = True) -> dict:
                 if src not in first or sizes[src] != sizes[out] or (g.shape(src) != g.shape(out) and
                         node.op != "Reshape"):
                     continue
-                r = root(src)
-                if buf_last[r] != step or node.inputs.count(src) != 1:
+                r = groups.root[src]
+                if groups.last[r] != step or node.inputs.count(src) != 1 or r == groups.root[out]:
                     continue  # the input is read later (or twice here): cannot overwrite it
-                owner[out] = r
-                buf_last[r] = last[out]
+                if groups.whole(out, sizes[out]):
+                    groups.move(out, src, 0)  # the output takes the input's place
+                elif groups.whole(src, sizes[src]):
+                    groups.move(src, out, 0)  # the output is a concat slice: the input moves there
+                else:
+                    continue
                 inplace_count += 1
                 break
-    groups: dict[str, Buffer] = {}
-    for t in first:
-        r = root(t)
-        b = groups.get(r)
-        if b is None:
-            groups[r] = b = Buffer(first[t], last[t], align_up(sizes[t]))
-        b.first, b.last = min(b.first, first[t]), max(b.last, last[t])
-        b.size = max(b.size, align_up(sizes[t]))
-        b.tensors.append(t)
-    buffers = list(groups.values())
+    buffers, roots = [], []
+    for r, members in groups.members.items():
+        buffers.append(Buffer(groups.first[r], groups.last[r], align_up(groups.extent[r]), members))
+        roots.append(r)
     bound = lower_bound(buffers)
     planned = improve(buffers, bound)
-    offsets = {t: b.offset for b in buffers for t in b.tensors}
+    offsets = {t: b.offset + groups.rel[t] for b in buffers for t in b.tensors}
     return {"offsets": offsets, "sizes": sizes, "workspace_size": planned, "naive_bytes": naive,
-            "planned_bytes": planned, "lower_bound_bytes": bound, "inplace_count": inplace_count}
+            "planned_bytes": planned, "lower_bound_bytes": bound, "inplace_count": inplace_count,
+            "concat_inplace_inputs": concat_inputs, "concat_elided": concat_elided}

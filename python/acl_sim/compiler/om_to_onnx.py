@@ -50,6 +50,21 @@ def _gelu_nodes(helper, const, x, y, tag, tanh):
                     n("Mul", [x, f"{tag}_p"], [f"{tag}_q"]), n("Mul", [f"{tag}_q", const(f"{tag}_half", 0.5)], [y])]
 
 
+def _epilogue_nodes(helper, numpy_helper, attrs: dict, x: str, y: str, tag: str, inits: list):
+    """The fused activation of `attrs` and its post affine (activation_scale / activation_shift)."""
+    scale, shift = attrs.get("activation_scale", 1.0), attrs.get("activation_shift", 0.0)
+    affine = scale != 1.0 or shift != 0.0
+    act_out = f"{tag}_act" if affine else y
+    nodes = _activation_nodes(helper, numpy_helper, attrs["activation"], attrs.get("activation_alpha"),
+                              attrs.get("activation_beta"), x, act_out, tag, inits)
+    if affine:
+        inits.append(numpy_helper.from_array(np.asarray(scale, np.float32), f"{tag}_scale"))
+        inits.append(numpy_helper.from_array(np.asarray(shift, np.float32), f"{tag}_shift"))
+        nodes += [helper.make_node("Mul", [act_out, f"{tag}_scale"], [f"{tag}_scaled"]),
+                  helper.make_node("Add", [f"{tag}_scaled", f"{tag}_shift"], [y])]
+    return nodes
+
+
 def to_onnx(om, profile: int = 0):
     """ModelProto of `profile` of an .om (path, bytes or OmFile); inputs/outputs keep IODESC names."""
     from onnx import helper, numpy_helper
@@ -85,17 +100,14 @@ def to_onnx(om, profile: int = 0):
                                           **attrs))
             if act:
                 nodes.append(helper.make_node("Add", [pre, residual], [f"n{k}_pre"]))
-                nodes += _activation_nodes(helper, numpy_helper, act, node["attrs"].get("activation_alpha"),
-                                           node["attrs"].get("activation_beta"), f"n{k}_pre", outs[0], f"n{k}a",
-                                           inits)
+                nodes += _epilogue_nodes(helper, numpy_helper, node["attrs"], f"n{k}_pre", outs[0], f"n{k}a", inits)
             else:
                 nodes.append(helper.make_node("Add", [pre, residual], outs))
             continue
         if act:
             raw = f"n{k}_pre"
             nodes.append(helper.make_node(op, ins, [raw] + outs[1:], name=node["name"], **attrs))
-            nodes += _activation_nodes(helper, numpy_helper, act, node["attrs"].get("activation_alpha"),
-                                       node["attrs"].get("activation_beta"), raw, outs[0], f"n{k}a", inits)
+            nodes += _epilogue_nodes(helper, numpy_helper, node["attrs"], raw, outs[0], f"n{k}a", inits)
         else:
             nodes.append(helper.make_node(op, ins, outs, name=node["name"], **attrs))
     by_index = {("input", t["index"]): t for t in tensors if t["kind"] == "input"}

@@ -152,9 +152,12 @@ def compile_graph(proto, options: Options, source_sha256: str, out_path: str) ->
         ctx.report.append({"pass": "memory_plan", "profile": profile, "ms": round((time.perf_counter() - t0) * 1e3, 2),
                            "nodes": len(g.nodes), "naive_bytes": plan["naive_bytes"],
                            "planned_bytes": plan["planned_bytes"], "lower_bound_bytes": plan["lower_bound_bytes"],
-                           "inplace_count": plan["inplace_count"]})
+                           "inplace_count": plan["inplace_count"],
+                           "concat_inplace_inputs": plan["concat_inplace_inputs"],
+                           "concat_elided": plan["concat_elided"]})
         graphs.append(_graph_json(g, plan, weights))
-        plans.append({k: plan[k] for k in ("naive_bytes", "planned_bytes", "lower_bound_bytes", "inplace_count")})
+        plans.append({k: plan[k] for k in ("naive_bytes", "planned_bytes", "lower_bound_bytes", "inplace_count",
+                                           "concat_inplace_inputs", "concat_elided")})
         out_shapes.append([(_io_dims(g, o), g.dtype(o)) for o in g.outputs])
         last_graph = g
     iodesc = _iodesc(base, declared, specs, profiles, out_shapes, output_names, options, stored_profiles)

@@ -5,8 +5,8 @@ after `normalize` and `const_fold` ran once on the shape-free graph.
 """
 from __future__ import annotations
 
-from . import (const_fold, dce, fold_bn, fuse_activation, fuse_residual, layernorm_pattern, matmul_add_to_gemm,
-               normalize, precision, shape_infer, simplify, softmax_pattern)
+from . import (const_fold, dce, fold_bn, fuse_activation, fuse_post_affine, fuse_residual, layernorm_pattern,
+               matmul_add_to_gemm, normalize, pool_before_pointwise, precision, shape_infer, simplify, softmax_pattern)
 
 SHAPE_FREE_PIPELINE = [
     ("normalize", normalize.run),
@@ -22,7 +22,9 @@ PROFILE_PIPELINE = [
     ("layernorm_pattern", layernorm_pattern.run),
     ("softmax_pattern", softmax_pattern.run),
     ("fuse_residual", fuse_residual.run),
+    ("pool_before_pointwise", pool_before_pointwise.run),
     ("fuse_activation", fuse_activation.run),
+    ("fuse_post_affine", fuse_post_affine.run),
     ("simplify", simplify.run),
     ("dce", dce.run),
     ("precision", precision.run),

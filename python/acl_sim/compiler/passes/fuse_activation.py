@@ -1,4 +1,4 @@
-"""Fuse activation epilogues into Conv/ConvTranspose/Gemm/MatMul (the `activation` attributes).
+"""Fuse activation epilogues into Conv/ConvTranspose/Gemm/MatMul/BatchNormalization (`activation` attributes).
 
 First multi-op spellings (HardSwish, GELU) become single nodes
 (activation_patterns), then an activation whose only input is the sole use of
@@ -11,7 +11,10 @@ from __future__ import annotations
 from ..ir import Graph
 from . import activation_patterns, dce
 
-FUSABLE_PRODUCERS = {"Conv", "ConvTranspose", "Gemm", "MatMul"}
+# BatchNormalization is here for the BNs fold_bn could not fold into a producer (DenseNet's
+# pre-activation BN-ReLU-Conv after a Concat): its per-channel affine applies the activation in the
+# same pass over memory (norm_ops.cpp), instead of a second read and write of the tensor.
+FUSABLE_PRODUCERS = {"Conv", "ConvTranspose", "Gemm", "MatMul", "BatchNormalization"}
 FLT_MAX = 3.4028234663852886e38
 
 

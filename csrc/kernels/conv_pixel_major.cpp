@@ -1,0 +1,239 @@
+// Pixel-major direct convolution: see conv_pixel_major.h.
+#include "kernels/conv_pixel_major.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "executor/thread_pool.h"
+#include "kernels/conv_direct.h"
+#include "kernels/cpu_features.h"
+#include "kernels/epilogue.h"
+#include "kernels/gemm_blocking.h"
+#include "kernels/gemm_simd.h"
+
+namespace acl_sim {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/**
+ * tile[r*NR + j] = sum_k xb[off[k] + r] * w[k*NR + j] for the MR pixels r of one micro-tile and the NR
+ * channels j of one weight panel (w: [K][NR]).
+ */
+using PixelKernelFn = void (*)(int64_t K, const float* xb, const int64_t* off, const float* w, float* tile);
+
+#if defined(__x86_64__)
+template <int MR>
+ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t K, const float* xb, const int64_t* off, const float* w,
+                                         float* tile) {
+  __m512 acc[MR][2];
+#pragma GCC unroll 14
+  for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
+#pragma GCC unroll 2
+  for (int64_t k = 0; k < K; ++k) {
+    const float* bk = xb + off[k];
+    const __m512 w0 = _mm512_loadu_ps(w + k * 32), w1 = _mm512_loadu_ps(w + k * 32 + 16);
+#pragma GCC unroll 14
+    for (int r = 0; r < MR; ++r) {
+      const __m512 a = _mm512_set1_ps(bk[r]);
+      acc[r][0] = _mm512_fmadd_ps(a, w0, acc[r][0]);
+      acc[r][1] = _mm512_fmadd_ps(a, w1, acc[r][1]);
+    }
+  }
+#pragma GCC unroll 14
+  for (int r = 0; r < MR; ++r) {
+    _mm512_storeu_ps(tile + r * 32, acc[r][0]);
+    _mm512_storeu_ps(tile + r * 32 + 16, acc[r][1]);
+  }
+}
+
+template <int MR>
+ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t K, const float* xb, const int64_t* off, const float* w, float* tile) {
+  __m256 acc[MR][2];
+#pragma GCC unroll 6
+  for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
+#pragma GCC unroll 2
+  for (int64_t k = 0; k < K; ++k) {
+    const float* bk = xb + off[k];
+    const __m256 w0 = _mm256_loadu_ps(w + k * 16), w1 = _mm256_loadu_ps(w + k * 16 + 8);
+#pragma GCC unroll 6
+    for (int r = 0; r < MR; ++r) {
+      const __m256 a = _mm256_broadcast_ss(bk + r);
+      acc[r][0] = _mm256_fmadd_ps(a, w0, acc[r][0]);
+      acc[r][1] = _mm256_fmadd_ps(a, w1, acc[r][1]);
+    }
+  }
+#pragma GCC unroll 6
+  for (int r = 0; r < MR; ++r) {
+    _mm256_storeu_ps(tile + r * 16, acc[r][0]);
+    _mm256_storeu_ps(tile + r * 16 + 8, acc[r][1]);
+  }
+}
+#endif
+
+/** Portable path (also what the SIMD kernels are tested against through the op). */
+template <int MR>
+void kernel_scalar(int64_t K, const float* xb, const int64_t* off, const float* w, float* tile) {
+  float acc[MR][8] = {};
+  for (int64_t k = 0; k < K; ++k) {
+    const float* bk = xb + off[k];
+    for (int r = 0; r < MR; ++r)
+      for (int j = 0; j < 8; ++j) acc[r][j] += bk[r] * w[k * 8 + j];
+  }
+  for (int r = 0; r < MR; ++r)
+    for (int j = 0; j < 8; ++j) tile[r * 8 + j] = acc[r][j];
+}
+
+constexpr int kMaxMr = 14;
+
+struct PixelKernels {
+  int nr;                  // channels per panel
+  int max_mr;              // widest micro-tile, in pixels
+  PixelKernelFn fn[kMaxMr];  // fn[mr - 1]
+};
+
+#if defined(__x86_64__)
+template <int... I>
+PixelKernels avx512_kernels(std::integer_sequence<int, I...>) {
+  return {32, 14, {kernel_avx512<I + 1>...}};
+}
+template <int... I>
+PixelKernels avx2_kernels(std::integer_sequence<int, I...>) {
+  return {16, 6, {kernel_avx2<I + 1>...}};
+}
+#endif
+
+PixelKernels make_kernels() {
+#if defined(__x86_64__)
+  switch (cpu_features().isa) {
+    case KernelIsa::kAvx512: return avx512_kernels(std::make_integer_sequence<int, 14>{});
+    case KernelIsa::kAvx2: return avx2_kernels(std::make_integer_sequence<int, 6>{});
+    default: break;
+  }
+#endif
+  return {8, 4, {kernel_scalar<1>, kernel_scalar<2>, kernel_scalar<3>, kernel_scalar<4>}};
+}
+
+const PixelKernels& kernels() {
+  static const PixelKernels k = make_kernels();
+  return k;
+}
+
+/** One conv as the sweep sees it. */
+struct Plan {
+  DirectInput in;
+  int64_t M, panels, P;
+  int64_t mr, per_row, blocks;  // micro-tile width, micro-tiles per output row, micro-tiles in all
+  const float* w;
+  float* y;
+  const GemmEpilogue* ep;
+  int64_t panel_blocks, block_blocks;  // the tile grid
+};
+
+/** Micro-tiles [b0, b1) of panel pb: kernel, then the transposed store with the epilogue. */
+void sweep(const Plan& p, int64_t pb, int64_t b0, int64_t b1, float* tile) {
+  const PixelKernels& ks = kernels();
+  const int64_t nr = ks.nr, K = p.in.K;
+  const float* wp = p.w + pb * K * nr;
+  const GemmEpilogue& ep = *p.ep;
+  const int64_t m0 = pb * nr, channels = std::min(nr, p.M - m0);
+  for (int64_t b = b0; b < b1; ++b) {
+    const int64_t oh = b / p.per_row, ow0 = (b % p.per_row) * p.mr;
+    const int64_t len = std::min(p.mr, p.in.OW - ow0);
+    ks.fn[len - 1](K, p.in.xp + oh * p.in.pitch + ow0, p.in.off, wp, tile);
+    const int64_t q = oh * p.in.OW + ow0;
+    for (int64_t j = 0; j < channels; ++j) {
+      const int64_t m = m0 + j;
+      float* dst = p.y + m * p.P + q;
+      for (int64_t r = 0; r < len; ++r) dst[r] = tile[r * nr + j];
+      if (ep.residual) {
+        const float* res = ep.residual + m * p.P + q;
+        for (int64_t r = 0; r < len; ++r) dst[r] += res[r];
+      }
+      bias_activation(dst, static_cast<size_t>(len), ep.row_bias ? ep.row_bias[m] : 0.f, ep.act);
+    }
+  }
+}
+
+void run_tile(const Plan& p, size_t index) {
+  float tile[kMaxMr * 32];
+  const int64_t tp = static_cast<int64_t>(index) / p.block_blocks, tb = static_cast<int64_t>(index) % p.block_blocks;
+  const int64_t p0 = GemmBlocking::grid_begin(tp, p.panel_blocks, p.panels, 1);
+  const int64_t p1 = GemmBlocking::grid_begin(tp + 1, p.panel_blocks, p.panels, 1);
+  const int64_t b0 = GemmBlocking::grid_begin(tb, p.block_blocks, p.blocks, 1);
+  const int64_t b1 = GemmBlocking::grid_begin(tb + 1, p.block_blocks, p.blocks, 1);
+  // Panel by panel: its weights stay in L2 while the tile's micro-tiles stream past them.
+  for (int64_t pb = p0; pb < p1; ++pb) sweep(p, pb, b0, b1, tile);
+}
+
+}  // namespace
+
+int64_t pixel_major_panel_width() { return kernels().nr; }
+
+int64_t pixel_major_packed_size(int64_t m_rows, int64_t k) {
+  const int64_t nr = kernels().nr;
+  return ceil_div(m_rows, nr) * nr * k;
+}
+
+void pixel_major_pack_weights(const float* w, int64_t m_rows, int64_t k, float* dst) {
+  const int64_t nr = kernels().nr;
+  for (int64_t pb = 0; pb < ceil_div(m_rows, nr); ++pb) {
+    float* panel = dst + pb * k * nr;
+    for (int64_t j = 0; j < nr; ++j) {
+      const int64_t m = pb * nr + j;
+      if (m >= m_rows) {
+        for (int64_t kk = 0; kk < k; ++kk) panel[kk * nr + j] = 0.f;
+        continue;
+      }
+      const float* row = w + m * k;
+      for (int64_t kk = 0; kk < k; ++kk) panel[kk * nr + j] = row[kk];
+    }
+  }
+}
+
+bool pixel_major_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_rows, bool any) {
+  if (g.nsp < 1 || g.nsp > 2 || channels <= 0 || m_rows <= 0) return false;
+  for (int i = 0; i < g.nsp; ++i)
+    if (g.stride[i] > 8) return false;  // phase planes are tracked in an 8 x 8 table (prepare_direct_input)
+  if (any) return true;
+  // Measured (one-node models, AVX-512, bench/results/smallconv.md): ahead of the channel-major direct
+  // conv / im2col GEMM on small output planes (<= 256 pixels) of windowed convs with long K (3x3 128->32
+  // at 7x7 0.85x, 14x14 0.9x; 3x3 512->512 at 7x7 0.8x; 3x3/2 at 14x14 and 7x7). With short K the
+  // transposed store costs more than the junk columns it saves (the stem, 1x1 convs: 1.1-2.8x slower).
+  bool pointwise = true;
+  for (int i = 0; i < g.nsp; ++i) pointwise = pointwise && g.kernel[i] == 1;
+  return !pointwise && channels * g.kernel_size() >= 1024 && g.out_size() <= 256;
+}
+
+void pixel_major_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* packed_w,
+                          int64_t m_rows, float* y, const GemmEpilogue& ep, bool parallel) {
+  const PixelKernels& ks = kernels();
+  Plan p{};
+  p.in = prepare_direct_input(x, channels, g, parallel);
+  if (m_rows <= 0 || p.in.K <= 0 || p.in.OH <= 0 || p.in.OW <= 0) return;
+  p.M = m_rows;
+  p.panels = ceil_div(m_rows, ks.nr);
+  p.P = p.in.OH * p.in.OW;
+  // Micro-tiles split each output row evenly: 14 -> 14, 28 -> 2 x 14, 7 -> 7 (AVX2: 14 -> 5 + 5 + 4).
+  p.per_row = ceil_div(p.in.OW, ks.max_mr);
+  p.mr = ceil_div(p.in.OW, p.per_row);
+  p.per_row = ceil_div(p.in.OW, p.mr);
+  p.blocks = p.in.OH * p.per_row;
+  p.w = packed_w;
+  p.y = y;
+  p.ep = &ep;
+  const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;
+  const TileSplit split =
+      choose_tile_split(p.panels, p.blocks, 1, 1, 2.0 * m_rows * p.P * p.in.K, threads, 1, 1);
+  p.panel_blocks = split.m_blocks;
+  p.block_blocks = split.n_blocks;
+  const size_t tiles = static_cast<size_t>(p.panel_blocks * p.block_blocks);
+  if (tiles == 1 || threads == 1) {
+    for (size_t i = 0; i < tiles; ++i) run_tile(p, i);
+    return;
+  }
+  ThreadPool::instance().parallel_for(tiles, [&p](size_t i) { run_tile(p, i); });
+}
+
+}  // namespace acl_sim

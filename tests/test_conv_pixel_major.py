@@ -1,0 +1,88 @@
+"""The pixel-major direct conv (conv_pixel_major.cpp: pixels as micro-kernel rows, output channels in the
+vector lanes, weights packed once per loaded model) against float64 NumPy: every geometry it takes, the
+epilogues, batch, both SIMD ISAs and the portable kernels, and a loaded model reusing its packed weights."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from onnx import helper
+
+from acl_sim import _core
+from atc_util import compile_and_compare, make_model
+from kernel_harness import assert_close_accum, conv_ref, randn, run_op
+
+# (X shape, W shape, attrs), each run with ACL_SIM_CONV_PIXEL_MAJOR=all.
+CASES = [
+    ((2, 128, 7, 7), (32, 128, 3, 3), {"pads": [1, 1, 1, 1]}),            # densenet 7x7, batch 2
+    ((1, 64, 14, 14), (40, 64, 3, 3), {"pads": [1, 1, 1, 1]}),            # ragged last panel (40 = 32 + 8)
+    ((1, 16, 15, 31), (70, 16, 3, 3), {"pads": [1, 1, 1, 1]}),            # rows split 16 + 15, 3 panels
+    ((1, 24, 9, 9), (33, 24, 3, 3), {"strides": [2, 2], "pads": [1, 1, 1, 1]}),  # 3x3/2: phase planes
+    ((1, 20, 12, 11), (48, 20, 1, 1), {"strides": [2, 2]}),                # 1x1/2: one phase plane
+    ((1, 3, 30, 30), (16, 3, 7, 7), {"strides": [2, 2], "pads": [3, 3, 3, 3]}),  # stem-like
+    ((2, 12, 10, 9), (17, 12, 1, 1), {}),                                  # pointwise, batch 2
+    ((1, 6, 14, 11), (7, 6, 3, 3), {"pads": [2, 2, 2, 2], "dilations": [2, 2]}),
+    ((1, 6, 10, 9), (5, 6, 4, 3), {"auto_pad": "SAME_LOWER", "strides": [3, 2]}),
+    ((1, 8, 3, 2), (9, 8, 2, 2), {"pads": [0, 1, 1, 0]}),                  # tiny plane, 1-2 pixel rows
+    ((2, 4, 37), (6, 2, 5), {"group": 2, "pads": [2, 1], "dilations": [2]}),  # 1-D, groups
+    ((1, 12, 8, 8), (24, 3, 3, 3), {"group": 4, "pads": [1, 1, 1, 1]}),
+]
+
+
+def _ref(x, w, b, at):
+    return conv_ref(x, w, b, strides=at.get("strides"), dilations=at.get("dilations"), pads=at.get("pads"),
+                    group=at.get("group", 1), auto_pad=at.get("auto_pad", "NOTSET"))
+
+
+def _check_cases():
+    rng = np.random.default_rng(17)
+    for xs, ws, at in CASES:
+        x, w, b = randn(rng, xs), randn(rng, ws), randn(rng, (ws[0],))
+        k = int(np.prod(ws[1:]))
+        want = _ref(x, w, b, at)
+        (y,) = run_op("Conv", [x, w, b], [want.shape], [np.float32], at)
+        assert_close_accum(y, want, np.float32, k)
+        (y,) = run_op("Conv", [x, w], [want.shape], [np.float32], dict(at, activation="Relu"))
+        assert_close_accum(y, np.maximum(_ref(x, w, None, at), 0), np.float32, k)
+        if at.get("group", 1) == 1:  # residual epilogue
+            r = randn(rng, want.shape)
+            (y,) = run_op("Conv", [x, w, b, r], [want.shape], [np.float32], dict(at, activation="Relu"))
+            assert_close_accum(y, np.maximum(want + r, 0), np.float32, k)
+
+
+def test_pixel_major_geometries(monkeypatch):
+    monkeypatch.setenv("ACL_SIM_CONV_PIXEL_MAJOR", "all")
+    _check_cases()
+
+
+@pytest.mark.parametrize("isa", ["avx2", "scalar"])
+def test_pixel_major_other_isas(isa):
+    code = "import test_conv_pixel_major as t; t._check_cases(); print('ok')"
+    env = dict(os.environ, ACL_SIM_KERNEL_ISA=isa, ACL_SIM_CONV_PIXEL_MAJOR="all")
+    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr
+
+
+@pytest.mark.parametrize("mode", ["1", "all"], ids=["auto", "forced"])
+def test_pixel_major_in_a_model_reuses_packed_weights(tmp_path, monkeypatch, mode):
+    """Densenet's 3x3 128->32 at 7x7 takes the path by default; the model packs its weights on the first
+    run (node cache) and every later run, batch 2, reads them."""
+    monkeypatch.setenv("ACL_SIM_CONV_PIXEL_MAJOR", mode)
+    rng = np.random.default_rng(23)
+    w, b = randn(rng, (32, 128, 3, 3), scale=0.1), randn(rng, (32,))
+    w2 = randn(rng, (32, 32, 3, 3), scale=0.1)
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["r"]),
+             helper.make_node("Conv", ["r", "w2"], ["y"], pads=[1, 1, 1, 1], strides=[2, 2])]
+    model = make_model(nodes, [("x", [2, 128, 7, 7])], [("y", [2, 32, 4, 4])], {"w": w, "b": b, "w2": w2})
+    x0 = randn(rng, (2, 128, 7, 7))
+    report, _ = compile_and_compare(model, tmp_path, [{"x": x0}])
+    m = _core.testing_model.Model.from_file(report["om_path"])
+    for _ in range(3):
+        x = randn(rng, (2, 128, 7, 7))
+        (y,) = m.run([x])
+        want = conv_ref(np.maximum(conv_ref(x, w, b, pads=[1, 1, 1, 1]), 0), w2, None, pads=[1, 1, 1, 1],
+                        strides=[2, 2])
+        assert_close_accum(np.asarray(y), want, np.float32, 2 * 128 * 9)
