@@ -248,6 +248,9 @@ DIRECT_CASES = [
     ((1, 8, 21), (5, 8, 1), {"strides": [3]}),
     ((1, 8, 60), (5, 8, 4), {"strides": [2], "pads": [1, 2]}),
     ((1, 8, 200), (9, 8, 3), {"pads": [1, 1]}),                           # 1-D, long row
+    ((2, 3, 20, 112), (10, 3, 3, 3), {"pads": [1, 1, 1, 1]}),             # wide rows: strips per output row, batch
+    ((1, 3, 30, 224), (9, 3, 7, 7), {"strides": [2, 2], "pads": [3, 3, 3, 3]}),  # stem rows, phase planes
+    ((1, 40, 6, 96), (12, 40, 3, 3), {"pads": [1, 2, 1, 0]}),             # strips per row, two K slices
     ((2, 128, 14, 14), (32, 128, 3, 3), {"pads": [1, 1, 1, 1]}),          # densenet: few rows, junk columns, batch
     ((1, 128, 7, 7), (32, 128, 3, 3), {"pads": [1, 1, 1, 1]}),
     ((1, 3, 9, 7), (5, 3, 3, 3), {"pads": [1, 1, 1, 1]}),                # odd K, 7-column edge strip (AVX2 4x8)

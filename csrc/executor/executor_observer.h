@@ -22,9 +22,15 @@ class ExecutorObserver {
    *  tag passed back to fork_share, or nullptr to hear nothing more of this fork. The tag must
    *  stay valid until parallelize() returns (it waits for every share to be reported). */
   virtual const void* fork_begin(size_t workers) = 0;
-  /** Pool worker @p worker (>= 1) ran its share of the tagged fork from @p start_ns to @p end_ns.
-   *  The caller's own share is not reported (it runs inside the caller's own task). */
+  /** Thread @p worker ran its share of the tagged fork (at least one index) from @p start_ns to
+   *  @p end_ns: pool workers (>= 1) on their own thread, the caller (0) on the caller's thread. A
+   *  worker that found every index taken reports nothing. All shares are reported before fork_end. */
   virtual void fork_share(const void* tag, size_t worker, uint64_t start_ns, uint64_t end_ns) = 0;
+  /** On the calling thread when parallelize() returns: the fork of @p indices indices was opened
+   *  to the workers at @p begin_ns and its last index finished by @p end_ns; fork_share(worker >=
+   *  1).start_ns - begin_ns is that worker's wake-up latency, end_ns - the caller's share end its wait;
+   *  @p caller_slept: that wait outlasted its spin and slept (a futex wake-up on the critical path). */
+  virtual void fork_end(const void* tag, size_t indices, uint64_t begin_ns, uint64_t end_ns, bool caller_slept) = 0;
 
   /** On the launching thread, before @p spec's blocks run over @p workers threads: a tag for the
    *  launch's reports, or nullptr to hear nothing more of it. Valid until launch_end returns. */

@@ -13,7 +13,11 @@
 // - ACL_SIM_HOST_THREADS=1 means no workers: indices run in order on the
 //   caller, which makes runs deterministic for debugging;
 // - the first exception thrown by fn is rethrown in the caller after the
-//   remaining indices have been skipped.
+//   remaining indices have been skipped;
+// - once no index is left to claim, the caller waits for those still running
+//   elsewhere by spinning about one index's time (its own mean index of this
+//   call, clamped to 50 us .. 1 ms; ACL_SIM_POOL_TAIL_SPIN_US fixes it, for
+//   measurements), then yields 64 times, then sleeps until the last finishes.
 //
 // The class is exported from libascendcl.so (which is otherwise built with
 // hidden visibility) so C++ tests and benchmarks can drive the pool directly.

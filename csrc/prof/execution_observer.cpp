@@ -11,6 +11,7 @@
 // thread does not change while it waits for the fork or launch.
 #include "prof/execution_observer.h"
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -32,6 +33,12 @@ struct ThreadTrace {
   Track track;
   bool has_track = false;
   std::string op_label;
+  // Pool use of the forks this thread opened (take_pool_use). Workers add their shares while the
+  // owner waits in parallelize(); the owner reads them after fork_end, so relaxed atomics suffice.
+  uint32_t threads = 0;
+  uint64_t forks = 0, fork_ns = 0, fork_begin_ns = 0, indices = 0, index_slots = 0, caller_sleeps = 0;
+  uint64_t caller_ns = 0;
+  std::atomic<uint64_t> worker_ns{0}, wake_ns{0}, shares{0};
 };
 thread_local ThreadTrace t_trace;
 
@@ -69,12 +76,30 @@ class ExecutionObserver final : public RuntimeObserver, public ExecutorObserver 
   const void* fork_begin(size_t workers) override {
     if (!enabled() || t_trace.op_label.empty()) return nullptr;
     name_core_tracks(pid_of(t_trace), workers);
+    t_trace.threads = static_cast<uint32_t>(workers);
+    t_trace.fork_begin_ns = now_ns();  // fork_end brings the pool's own opening time; this is a bound for it
     return &t_trace;
   }
 
   void fork_share(const void* tag, size_t worker, uint64_t start_ns, uint64_t end_ns) override {
-    const ThreadTrace& t = *static_cast<const ThreadTrace*>(tag);
+    ThreadTrace& t = *static_cast<ThreadTrace*>(const_cast<void*>(tag));
     busy_span(t.op_label, "blocks", pid_of(t), kCoreTidBase + static_cast<int64_t>(worker), start_ns, end_ns);
+    if (worker == 0) {
+      t.caller_ns += end_ns - start_ns;
+    } else {
+      t.worker_ns.fetch_add(end_ns - start_ns, std::memory_order_relaxed);
+      t.wake_ns.fetch_add(start_ns > t.fork_begin_ns ? start_ns - t.fork_begin_ns : 0, std::memory_order_relaxed);
+      t.shares.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+
+  void fork_end(const void* tag, size_t indices, uint64_t begin_ns, uint64_t end_ns, bool caller_slept) override {
+    ThreadTrace& t = *static_cast<ThreadTrace*>(const_cast<void*>(tag));
+    ++t.forks;
+    t.caller_sleeps += caller_slept;
+    t.indices += indices;
+    t.index_slots += (indices + t.threads - 1) / t.threads * t.threads;
+    t.fork_ns += end_ns - begin_ns;
   }
 
   const void* launch_begin(const LaunchSpec&, size_t workers) override {
@@ -117,6 +142,23 @@ void install_execution_observer(bool on) {
 }
 
 const std::string& op_label() { return t_trace.op_label; }
+
+PoolUse take_pool_use() {
+  ThreadTrace& t = t_trace;
+  PoolUse u;
+  u.threads = t.threads;
+  u.forks = t.forks;
+  u.fork_ns = t.fork_ns;
+  u.indices = t.indices;
+  u.index_slots = t.index_slots;
+  u.caller_sleeps = t.caller_sleeps;
+  u.caller_ns = t.caller_ns;
+  u.worker_ns = t.worker_ns.exchange(0, std::memory_order_relaxed);
+  u.wake_ns = t.wake_ns.exchange(0, std::memory_order_relaxed);
+  u.shares = t.shares.exchange(0, std::memory_order_relaxed);
+  t.forks = t.fork_ns = t.caller_ns = t.indices = t.index_slots = t.caller_sleeps = 0;
+  return u;
+}
 void set_op_label(const std::string& label) { t_trace.op_label = label; }
 
 Track current_track() {

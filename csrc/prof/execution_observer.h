@@ -3,7 +3,13 @@
 // layers announce; this file turns announcements into trace records. Installed while recording.
 #pragma once
 
+#include "prof/profiler.h"
+
 namespace acl_sim::prof {
+
+/** The calling thread's use of the pool (the forks it opened inside a model node while recording)
+ *  since the previous call, which it resets. */
+PoolUse take_pool_use();
 
 /** Install (@p on) or uninstall the observer of both layers; called by start / stop_and_write. */
 void install_execution_observer(bool on);

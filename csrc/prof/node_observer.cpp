@@ -13,6 +13,7 @@
 #include "model/model.h"
 #include "prof/dump.h"
 #include "prof/dump_writer.h"
+#include "prof/execution_observer.h"
 #include "prof/profiler.h"
 
 namespace acl_sim::prof {
@@ -133,6 +134,7 @@ void on_before(void*, const NodeEvent& e) {
   if (dump::enabled()) dump_tensors(e, true);
   if (enabled()) {
     set_op_label(e.node_name);
+    take_pool_use();  // forks opened outside a node are not this node's
     t_node_start = now_ns();
   }
 }
@@ -153,6 +155,7 @@ void on_after(void*, const NodeEvent& e) {
       r.cube = is_cube(r.type);
       r.start_ns = t_node_start;
       r.end_ns = end;
+      r.pool = take_pool_use();
       r.pid = track.pid;
       r.tid = track.tid;
       op(r);

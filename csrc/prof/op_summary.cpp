@@ -39,6 +39,7 @@ struct Agg {
   bool cube = false;
   size_t count = 0;
   double total_us = 0, max_us = 0, est_us = 0;
+  PoolUse pool;  // summed over the runs
 };
 
 std::string csv_field(const std::string& s) {
@@ -95,9 +96,21 @@ void write_op_summary(const std::string& path, const std::vector<OpRecord>& ops,
     it->second.count++;
     it->second.total_us += us;
     it->second.max_us = std::max(it->second.max_us, us);
+    PoolUse& p = it->second.pool;
+    p.threads = std::max(p.threads, r.pool.threads);
+    p.forks += r.pool.forks;
+    p.fork_ns += r.pool.fork_ns;
+    p.caller_ns += r.pool.caller_ns;
+    p.worker_ns += r.pool.worker_ns;
+    p.wake_ns += r.pool.wake_ns;
+    p.shares += r.pool.shares;
+    p.indices += r.pool.indices;
+    p.index_slots += r.pool.index_slots;
+    p.caller_sleeps += r.pool.caller_sleeps;
   }
   std::ofstream os(path);
-  os << "op_name,op_type,count,total_us,mean_us,max_us,block_dim,shapes,flops,bytes,est_npu_us,est_npu_total_us,bound\n";
+  os << "op_name,op_type,count,total_us,mean_us,max_us,block_dim,shapes,flops,bytes,est_npu_us,est_npu_total_us,bound,"
+        "pool_threads,pool_forks,pool_fork_us,pool_caller_us,pool_worker_us,pool_wake_us,pool_worker_shares,pool_indices,pool_index_slots,pool_caller_sleeps\n";
   for (const auto& key : order) {
     const Agg& a = by_op[key];
     double compute_s = a.flops / (a.cube ? roof.cube_flops_per_s : roof.vector_flops_per_s);
@@ -105,7 +118,9 @@ void write_op_summary(const std::string& path, const std::vector<OpRecord>& ops,
     os << csv_field(a.name) << ',' << csv_field(a.type) << ',' << a.count << ',' << a.total_us << ','
        << a.total_us / a.count << ',' << a.max_us << ',' << a.block_dim << ',' << csv_field(a.shapes) << ','
        << a.flops << ',' << a.bytes << ',' << a.est_us << ',' << a.est_us * a.count << ','
-       << (compute_s >= memory_s ? "compute" : "memory") << '\n';
+       << (compute_s >= memory_s ? "compute" : "memory") << ',' << a.pool.threads << ',' << a.pool.forks << ','
+       << a.pool.fork_ns / 1000.0 << ',' << a.pool.caller_ns / 1000.0 << ',' << a.pool.worker_ns / 1000.0 << ',' << a.pool.wake_ns / 1000.0 << ','
+       << a.pool.shares << ',' << a.pool.indices << ',' << a.pool.index_slots << ',' << a.pool.caller_sleeps << '\n';
   }
 }
 

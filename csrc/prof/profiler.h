@@ -29,6 +29,22 @@ inline bool enabled() { return detail::g_enabled.load(std::memory_order_relaxed)
 /** Monotonic clock in nanoseconds (the same clock as event timestamps). */
 uint64_t now_ns();
 
+/** How a model node used the thread pool (the forks it opened, execution_observer.h), for the
+ *  op summary's pool_* columns: all zero for ops that never forked. Times in ns, summed over forks. */
+struct PoolUse {
+  uint32_t threads = 0;  // pool threads, caller included (the pool's concurrency)
+  uint64_t forks = 0;    // parallelize() calls
+  uint64_t fork_ns = 0;  // wall time inside them (opened to the workers .. last index finished)
+  uint64_t caller_ns = 0;  // time the node's own thread spent running indices
+  uint64_t worker_ns = 0;  // time the pool workers spent running indices, all workers together
+  uint64_t wake_ns = 0;  // per worker share: fork opened .. that worker's first index
+  uint64_t shares = 0;   // worker (not caller) shares: forks a worker helped in
+  uint64_t indices = 0;      // indices (tiles) of the forks
+  uint64_t index_slots = 0;  // per fork, indices rounded up to a multiple of threads: indices /
+                             // index_slots bounds the efficiency when every index costs the same
+  uint64_t caller_sleeps = 0;  // forks whose tail the node's thread waited out asleep, not spinning
+};
+
 /** One executed op, for the op summary (model nodes, aclop, kernel launches). */
 struct OpRecord {
   std::string name;        // node or kernel name
@@ -39,6 +55,7 @@ struct OpRecord {
   double bytes = 0;        // bytes read + written
   bool cube = false;       // cube-unit op (matmul/conv) vs vector op
   uint64_t start_ns = 0, end_ns = 0;
+  PoolUse pool;
   int pid = 0;
   int64_t tid = 0;
 };
