@@ -216,14 +216,20 @@ void pixel_major_conv_f32(const float* x, int64_t channels, const SpatialGeometr
   p.panels = ceil_div(m_rows, ks.nr);
   p.P = p.in.OH * p.in.OW;
   // Micro-tiles split each output row evenly: 14 -> 14, 28 -> 2 x 14, 7 -> 7 (AVX2: 14 -> 5 + 5 + 4).
+  // When they do not share out evenly over the threads (3x3 128->32 at 7x7: one panel x 7 rows on 2
+  // threads, 4 + 3), each is cut in two along the row (7 -> 4 + 3 pixels) while that leaves >= 4 pixels
+  // (8 accumulators, still enough to hide the FMA latency).
+  const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;
   p.per_row = ceil_div(p.in.OW, ks.max_mr);
+  const int64_t units = p.panels * p.in.OH * p.per_row;
+  if (threads > 1 && ceil_div(units, threads) * threads * 10 > units * 11 && ceil_div(p.in.OW, 2 * p.per_row) >= 4)
+    p.per_row *= 2;
   p.mr = ceil_div(p.in.OW, p.per_row);
   p.per_row = ceil_div(p.in.OW, p.mr);
   p.blocks = p.in.OH * p.per_row;
   p.w = packed_w;
   p.y = y;
   p.ep = &ep;
-  const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;
   const TileSplit split =
       choose_tile_split(p.panels, p.blocks, 1, 1, 2.0 * m_rows * p.P * p.in.K, threads, 1, 1);
   p.panel_blocks = split.m_blocks;
