@@ -203,7 +203,10 @@ bool pixel_major_conv_applies(const SpatialGeometry& g, int64_t channels, int64_
   // transposed store costs more than the junk columns it saves (the stem, 1x1 convs: 1.1-2.8x slower).
   bool pointwise = true;
   for (int i = 0; i < g.nsp; ++i) pointwise = pointwise && g.kernel[i] == 1;
-  return !pointwise && channels * g.kernel_size() >= 1024 && g.out_size() <= 256;
+  if (pointwise || channels * g.kernel_size() < 1024 || g.out_size() > 256) return false;
+  // The AVX2 kernel (6 pixels x 16 channels) only gains where the others are weakest, few output channels:
+  // 3x3 128->32 at 7x7 / 14x14 0.89x / 0.93x, but 3x3 512->512 at 7x7 1.12x and 3x3/2 256, 512 1.3-1.4x.
+  return kernels().nr >= 32 || m_rows <= 64;
 }
 
 void pixel_major_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* packed_w,
