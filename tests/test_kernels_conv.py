@@ -253,6 +253,7 @@ DIRECT_CASES = [
     ((1, 40, 6, 96), (12, 40, 3, 3), {"pads": [1, 2, 1, 0]}),             # strips per row, two K slices
     ((2, 128, 14, 14), (32, 128, 3, 3), {"pads": [1, 1, 1, 1]}),          # densenet: few rows, junk columns, batch
     ((1, 128, 7, 7), (32, 128, 3, 3), {"pads": [1, 1, 1, 1]}),
+    ((1, 3, 9, 7), (5, 3, 3, 3), {"pads": [1, 1, 1, 1]}),                # odd K, 7-column edge strip (AVX2 4x8)
 ]
 
 

@@ -115,8 +115,35 @@ ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, int64_t lda, co
   __m256i mask[NV];
 #pragma GCC unroll 4
   for (int j = 0; j < NV; ++j) mask[j] = simd::V8::mask(n_valid - j * W);
+  int64_t k = 0;
+  if constexpr (MR * NV < 8) {
+    // Too few accumulators to cover the FMA latency (the 4x8 edge strip): a second set takes odd k.
+    __m256 acc2[MR][NV];
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc2[i][j] = _mm256_setzero_ps();
+    for (; k + 2 <= kc; k += 2) {
+      const float* b0 = b + off[k];
+      const float* b1 = b + off[k + 1];
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) {
+        const __m256 v0 = kMasked ? _mm256_maskload_ps(b0 + j * W, mask[j]) : _mm256_loadu_ps(b0 + j * W);
+        const __m256 v1 = kMasked ? _mm256_maskload_ps(b1 + j * W, mask[j]) : _mm256_loadu_ps(b1 + j * W);
+#pragma GCC unroll 8
+        for (int i = 0; i < MR; ++i) {
+          acc[i][j] = _mm256_fmadd_ps(_mm256_broadcast_ss(rows[i] + k), v0, acc[i][j]);
+          acc2[i][j] = _mm256_fmadd_ps(_mm256_broadcast_ss(rows[i] + k + 1), v1, acc2[i][j]);
+        }
+      }
+    }
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc[i][j] = _mm256_add_ps(acc[i][j], acc2[i][j]);
+  }
 #pragma GCC unroll 2
-  for (int64_t k = 0; k < kc; ++k) {
+  for (; k < kc; ++k) {
     const float* bk = b + off[k];
     __m256 bv[NV];
 #pragma GCC unroll 4
@@ -182,10 +209,10 @@ ConvKernels make_kernels() {
                {kernel_avx512<8, 3, false>, kernel_avx512<8, 3, true>}},
               8, {kernel_avx2<8, 1, false>, kernel_avx2<8, 1, true>}};
     case KernelIsa::kAvx2:
-      return {6, 8, 2,
-              {{kernel_avx2<6, 1, false>, kernel_avx2<6, 1, true>},
-               {kernel_avx2<6, 2, false>, kernel_avx2<6, 2, true>},
-               {nullptr, nullptr}},
+      return {4, 8, 3,
+              {{kernel_avx2<4, 1, false>, kernel_avx2<4, 1, true>},
+               {kernel_avx2<4, 2, false>, kernel_avx2<4, 2, true>},
+               {kernel_avx2<4, 3, false>, kernel_avx2<4, 3, true>}},
               0, {nullptr, nullptr}};
     default: break;
   }
@@ -366,9 +393,10 @@ bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_r
   // Stride 1 over very few channels (vgg19's first conv, 3x3 3->64 at 224: K = 27) measured 1.16x slower
   // than the im2col GEMM, whose im2col costs little there (K x P values for 64 x K x P FMAs).
   if (!strided && !pointwise && channels < 8) return false;
-  // The AVX2 kernel (6 rows x 2 ymm) re-reads each input row for every 6 outputs: wide pointwise convs
-  // (1x1 64->256, a third of resnet50's) measured ~14% slower than the packed GEMM, which keeps B in cache.
-  if (pointwise && m_rows >= 4 * channels && kernels().lanes == 8) return false;
+  // On AVX2 the packed GEMM beats the direct kernel on every pointwise conv measured (1x1 at 56x56..7x7,
+  // 64..1024 channels: 0.73-0.84x the direct time, single thread; 1x1/2: 0.87-0.95x): the input rows a
+  // 1x1 strip reads lie a whole plane apart, often map to a few L1 sets and miss again for every panel.
+  if (pointwise && kernels().lanes == 8) return false;
   // Junk columns per output row (pitch - OW) cost as much as real ones: on small planes (3x3 at 28x28
   // and below) they outweigh the im2col the GEMM path pays, so those stay on the GEMM. Unless the conv
   // has few output rows: im2col writes K x P values for only m_rows x K x P FMAs (3x3 128->32 at 14x14
