@@ -158,31 +158,13 @@ struct I {
 #include "kernels/conv_winograd_isa.inc"
 }  // namespace isa256
 #pragma GCC pop_options
-#endif
-
 
 /** The padded input split by column phase: xs[n][c][r][m][u] = padded(r, 4u + m), one job per plane. */
-void prepare_input(const float* x, Plan& p, int64_t threads) {
+void prepare_input(const float* x, Plan& p, int64_t threads, bool avx512) {
   float* xs = t_prep.get(static_cast<size_t>(p.N * p.C * p.PS));
   auto plane = [&](int64_t nc) {
-    const float* src = x + nc * p.IH * p.IW;
-    float* dst = xs + nc * p.PS;
-    for (int64_t r = 0; r < p.R; ++r) {
-      const int64_t ir = r - p.pt;
-      float* drow = dst + r * 4 * p.U;
-      if (ir < 0 || ir >= p.IH) {
-        std::memset(drow, 0, static_cast<size_t>(4 * p.U) * sizeof(float));
-        continue;
-      }
-      const float* srow = src + ir * p.IW;
-      for (int64_t m = 0; m < 4; ++m) {
-        float* d = drow + m * p.U;
-        for (int64_t u = 0; u < p.U; ++u) {
-          const int64_t ic = 4 * u + m - p.pl;
-          d[u] = ic >= 0 && ic < p.IW ? srow[ic] : 0.f;
-        }
-      }
-    }
+    if (avx512) isa512::prepare_plane(p, x + nc * p.IH * p.IW, xs + nc * p.PS);
+    else isa256::prepare_plane(p, x + nc * p.IH * p.IW, xs + nc * p.PS);
   };
   const int64_t planes = p.N * p.C;
   if (threads > 1 && planes * p.PS >= (1 << 16)) {
@@ -192,6 +174,7 @@ void prepare_input(const float* x, Plan& p, int64_t threads) {
   }
   p.xs = xs;
 }
+#endif
 
 }  // namespace
 
@@ -307,8 +290,8 @@ void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeomet
   p.m_parts = 1;
   while (threads > 1 && p.blocks * p.m_parts < 3 * threads && ceil_div(p.M, p.mr) >= 2 * (p.m_parts + 1)) ++p.m_parts;
 
-  prepare_input(x, p, threads);
   const bool avx512 = cpu_features().isa == KernelIsa::kAvx512;
+  prepare_input(x, p, threads, avx512);
   const size_t jobs = static_cast<size_t>(p.blocks * p.m_parts);
   auto job = [&p, avx512](size_t i) {
     if (avx512) isa512::run_job(p, i);
