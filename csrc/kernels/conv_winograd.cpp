@@ -235,15 +235,15 @@ bool winograd_conv_supported(const SpatialGeometry& g) {
 
 bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int64_t N) {
   // Measured single-thread against the best other path (bench/bench_winograd.py, results/wino.md).
-  // Per tile the transforms cost ~C + M, the 36 GEMMs ~C * M: below C*M/(C+M) = 20 the transforms eat
-  // the gain (16 -> 64 channels: 1.05x slower, 3 -> 64: 1.18x, 32 -> 32: 0.8-1.0x; 128 -> 32: 0.75x).
-  if (C * M < 20 * (C + M)) return false;
+  // Per tile the transforms cost ~C + M, the 36 GEMMs ~C * M: below C*M/(C+M) = 10 the transforms eat
+  // the gain (3 -> 64 channels: 1.23x slower, 8 -> 8: 1.33x, 16 -> 16: 0.97x; 16 -> 64: 0.64x).
+  if (C * M < 10 * (C + M)) return false;
   // U (36 x M x C floats, 4x the direct conv's weights) is read once per block of tiles: on few tiles that
-  // traffic dominates and the pixel-major direct conv wins (7x7 at batch 1, 4 tiles: 512 -> 512 2x slower,
-  // 128 -> 32 2x; 14x14, 16 tiles: 256 -> 256 1.07x, 128 -> 32 1.14x; 28x28, 49 tiles: 128 -> 128 0.85x,
-  // 128 -> 32 0.87x; a batch of 8 7x7 images, 32 tiles: 512 -> 512 0.44x).
+  // traffic dominates (7x7 at batch 1, 4 tiles: 512 -> 512 1.9x slower, 128 -> 32 1.9x; 14x14, 16 tiles:
+  // 512 -> 512 0.63x, 256 -> 256 0.83x, 128 -> 32 0.85x single-thread but 1.2x in a loaded 2-thread run,
+  // where the pixel-major conv made for it wins; a batch of 8 7x7 images, 32 tiles: 0.54x).
   const int64_t tiles = N * ceil_div(g.out[0], 4) * ceil_div(g.out[1], 4);
-  return tiles >= 32;
+  return tiles >= 32 || (tiles >= 16 && C * M >= 65536);
 }
 
 void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeometry& g, const float* u, int64_t M,
