@@ -9,6 +9,13 @@ import pytest
 from kernel_harness import (ACTIVATIONS, BF16, activation, activation_attrs, assert_close_accum, conv_out_shape, conv_ref,
                         conv_transpose_ref, randn, run_op, testing)
 
+
+@pytest.fixture(autouse=True)
+def _no_winograd(monkeypatch):
+    """These bounds are the direct sum's (accum_tol); the Winograd path has its own, in test_conv_winograd.py."""
+    monkeypatch.setenv("ACL_SIM_CONV_WINOGRAD", "0")
+
+
 DTYPES = [np.float32, np.float16] + ([BF16] if BF16 is not None else [])
 
 # (X shape, W shape, attrs): resnet/vgg/densenet/PP-OCR-like shapes plus odd edges.
