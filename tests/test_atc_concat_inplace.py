@@ -4,6 +4,7 @@ Each graph is compiled, its plan checked by the independent soundness check (atc
 C++ executor and compared with onnxruntime. The placement itself is asserted from the .om offsets.
 """
 import numpy as np
+import pytest
 from onnx import helper
 
 from acl_sim._core import testing_model
@@ -116,3 +117,47 @@ def test_concat_of_concats_along_width(tmp_path):
     # ab goes into dab (first); z can then hold dab but not ab again.
     assert t["dab"]["offset"] == t["z"]["offset"] + 128
     assert plan["concat_elided"] == 2
+
+
+def _random_graph(seed):
+    """A random DAG of elementwise ops, 1x1 convs and concats (tensors reused, read after concats,
+    concatenated twice, concats of concats) over [1, C, 2, 2] tensors (C a multiple of 4: aligned)."""
+    rng = np.random.default_rng(seed)
+    nodes, inits, pool = [], {}, [("x", 4)]
+    for k in range(40):
+        kind = rng.choice(["unary", "binary", "concat", "concat", "conv"])
+        name = f"t{k}"
+        if kind == "unary":
+            src, c = pool[rng.integers(len(pool))]
+            nodes.append(n(str(rng.choice(["Tanh", "Neg", "Sigmoid", "Abs", "Relu"])), [src], [name]))
+        elif kind == "binary":
+            src, c = pool[rng.integers(len(pool))]
+            same = [t for t, cc in pool if cc == c]
+            other = same[rng.integers(len(same))]
+            nodes.append(n(str(rng.choice(["Add", "Mul", "Sub"])), [src, other], [name]))
+        elif kind == "concat":
+            picks = [pool[i] for i in rng.choice(len(pool), size=min(len(pool), int(rng.integers(2, 4))), replace=False)]
+            c = sum(cc for _, cc in picks)
+            if c > 32:
+                continue
+            nodes.append(n("Concat", [t for t, _ in picks], [name], axis=1))
+        else:
+            src, cin = pool[rng.integers(len(pool))]
+            c = 4 * int(rng.integers(1, 4))
+            inits[f"w{k}"] = (rng.standard_normal((c, cin, 1, 1)) / np.sqrt(cin)).astype(np.float32)
+            nodes.append(n("Conv", [src, f"w{k}"], [name]))
+        pool.append((name, c))
+    outs = [pool[-1][0]] + [t for t, _ in pool[1:-1:7]]
+    for i, t in enumerate(outs):
+        nodes.append(n("Identity", [t], [f"y{i}"]))
+    return make_model(nodes, [("x", [1, 4, 2, 2])], [(f"y{i}", None) for i in range(len(outs))], inits)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_graphs_with_concats(tmp_path, seed):
+    model = _random_graph(seed)
+    x = np.random.default_rng(seed).standard_normal((1, 4, 2, 2)).astype(np.float32)
+    report, om = compile_and_compare(model, tmp_path, [{"x": x}], name=f"r{seed}")
+    got = testing_model.run_om(report["om_path"], [x])
+    for a, b in zip(got, ort_run(model, {"x": x})):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)

@@ -16,6 +16,7 @@ from kernel_harness import assert_close_accum, conv_ref, randn, run_op
 # (X shape, W shape, attrs), each run with ACL_SIM_CONV_PIXEL_MAJOR=all.
 CASES = [
     ((2, 128, 7, 7), (32, 128, 3, 3), {"pads": [1, 1, 1, 1]}),            # densenet 7x7, batch 2
+    ((1, 128, 7, 7), (32, 128, 3, 3), {"pads": [1, 1, 1, 1]}),            # one image: rows cut 4 + 3 for 2+ threads
     ((1, 64, 14, 14), (40, 64, 3, 3), {"pads": [1, 1, 1, 1]}),            # ragged last panel (40 = 32 + 8)
     ((1, 16, 15, 31), (70, 16, 3, 3), {"pads": [1, 1, 1, 1]}),            # rows split 16 + 15, 3 panels
     ((1, 24, 9, 9), (33, 24, 3, 3), {"strides": [2, 2], "pads": [1, 1, 1, 1]}),  # 3x3/2: phase planes

@@ -9,6 +9,13 @@ import pytest
 from kernel_harness import (ACTIVATIONS, BF16, activation, activation_attrs, assert_close_accum, conv_out_shape, conv_ref,
                         conv_transpose_ref, randn, run_op, testing)
 
+
+@pytest.fixture(autouse=True)
+def _no_winograd(monkeypatch):
+    """These bounds are the direct sum's (accum_tol); the Winograd path has its own, in test_conv_winograd.py."""
+    monkeypatch.setenv("ACL_SIM_CONV_WINOGRAD", "0")
+
+
 DTYPES = [np.float32, np.float16] + ([BF16] if BF16 is not None else [])
 
 # (X shape, W shape, attrs): resnet/vgg/densenet/PP-OCR-like shapes plus odd edges.
@@ -248,8 +255,12 @@ DIRECT_CASES = [
     ((1, 8, 21), (5, 8, 1), {"strides": [3]}),
     ((1, 8, 60), (5, 8, 4), {"strides": [2], "pads": [1, 2]}),
     ((1, 8, 200), (9, 8, 3), {"pads": [1, 1]}),                           # 1-D, long row
+    ((2, 3, 20, 112), (10, 3, 3, 3), {"pads": [1, 1, 1, 1]}),             # wide rows: strips per output row, batch
+    ((1, 3, 30, 224), (9, 3, 7, 7), {"strides": [2, 2], "pads": [3, 3, 3, 3]}),  # stem rows, phase planes
+    ((1, 40, 6, 96), (12, 40, 3, 3), {"pads": [1, 2, 1, 0]}),             # strips per row, two K slices
     ((2, 128, 14, 14), (32, 128, 3, 3), {"pads": [1, 1, 1, 1]}),          # densenet: few rows, junk columns, batch
     ((1, 128, 7, 7), (32, 128, 3, 3), {"pads": [1, 1, 1, 1]}),
+    ((1, 3, 9, 7), (5, 3, 3, 3), {"pads": [1, 1, 1, 1]}),                # odd K, 7-column edge strip (AVX2 4x8)
 ]
 
 

@@ -16,7 +16,7 @@ def matmul_ref(a, b):
     return np.matmul(a.astype(np.float64), b.astype(np.float64))
 
 
-# Tile edges of the micro-kernels (8x48 / 6x16 / 4x8), K-slice edges (256) and odd sizes.
+# Tile edges of the micro-kernels (8x48 / 4x24 / 4x8), K-slice edges (256) and odd sizes.
 SHAPES = [(1, 1, 1), (1, 7, 1), (3, 5, 2), (7, 13, 29), (8, 16, 48), (9, 17, 49), (47, 33, 95), (48, 64, 96),
           (49, 255, 97), (16, 256, 16), (17, 257, 15), (6, 513, 130), (100, 300, 50), (257, 129, 97),
           (1, 2048, 1000), (1000, 64, 3)]

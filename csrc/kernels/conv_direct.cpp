@@ -115,8 +115,35 @@ ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, int64_t lda, co
   __m256i mask[NV];
 #pragma GCC unroll 4
   for (int j = 0; j < NV; ++j) mask[j] = simd::V8::mask(n_valid - j * W);
+  int64_t k = 0;
+  if constexpr (MR * NV < 8) {
+    // Too few accumulators to cover the FMA latency (the 4x8 edge strip): a second set takes odd k.
+    __m256 acc2[MR][NV];
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc2[i][j] = _mm256_setzero_ps();
+    for (; k + 2 <= kc; k += 2) {
+      const float* b0 = b + off[k];
+      const float* b1 = b + off[k + 1];
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) {
+        const __m256 v0 = kMasked ? _mm256_maskload_ps(b0 + j * W, mask[j]) : _mm256_loadu_ps(b0 + j * W);
+        const __m256 v1 = kMasked ? _mm256_maskload_ps(b1 + j * W, mask[j]) : _mm256_loadu_ps(b1 + j * W);
+#pragma GCC unroll 8
+        for (int i = 0; i < MR; ++i) {
+          acc[i][j] = _mm256_fmadd_ps(_mm256_broadcast_ss(rows[i] + k), v0, acc[i][j]);
+          acc2[i][j] = _mm256_fmadd_ps(_mm256_broadcast_ss(rows[i] + k + 1), v1, acc2[i][j]);
+        }
+      }
+    }
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) acc[i][j] = _mm256_add_ps(acc[i][j], acc2[i][j]);
+  }
 #pragma GCC unroll 2
-  for (int64_t k = 0; k < kc; ++k) {
+  for (; k < kc; ++k) {
     const float* bk = b + off[k];
     __m256 bv[NV];
 #pragma GCC unroll 4
@@ -182,10 +209,10 @@ ConvKernels make_kernels() {
                {kernel_avx512<8, 3, false>, kernel_avx512<8, 3, true>}},
               8, {kernel_avx2<8, 1, false>, kernel_avx2<8, 1, true>}};
     case KernelIsa::kAvx2:
-      return {6, 8, 2,
-              {{kernel_avx2<6, 1, false>, kernel_avx2<6, 1, true>},
-               {kernel_avx2<6, 2, false>, kernel_avx2<6, 2, true>},
-               {nullptr, nullptr}},
+      return {4, 8, 3,
+              {{kernel_avx2<4, 1, false>, kernel_avx2<4, 1, true>},
+               {kernel_avx2<4, 2, false>, kernel_avx2<4, 2, true>},
+               {kernel_avx2<4, 3, false>, kernel_avx2<4, 3, true>}},
               0, {nullptr, nullptr}};
     default: break;
   }
@@ -206,6 +233,7 @@ struct Plan {
   int64_t OH, OW, KH, KW;
   int64_t Nq;            // output positions on the plane pitch computed: (OH - 1) * pitch + OW
   bool in_place_out;     // pitch == OW: positions are output pixels, so the kernels write y directly
+  bool by_rows;          // strips never cross an output row: the kernels write y directly, no junk columns
   const float* xp;       // prepared input [phases, C, IHs, pitch] (the caller's x when no pads and stride 1)
   const int64_t* off;    // K row offsets into xp
   const float* w;
@@ -313,6 +341,41 @@ void run_tile(const Plan& p, size_t index) {
   emit(p, m0, mc, n0, nc, ct, ldt);
 }
 
+/**
+ * A tile of whole output rows [r0, r1) x M rows [m0, m0 + mc), its strips cut per output row: the kernels
+ * accumulate straight into y (no junk columns, no tile buffer), then the epilogue runs on the finished rows.
+ */
+void run_tile_rows(const Plan& p, size_t index) {
+  const ConvKernels& ks = kernels();
+  const int64_t tm = static_cast<int64_t>(index) / p.n_blocks, tn = static_cast<int64_t>(index) % p.n_blocks;
+  const int64_t m0 = GemmBlocking::grid_begin(tm, p.m_blocks, p.M, ks.mr);
+  const int64_t mc = GemmBlocking::grid_begin(tm + 1, p.m_blocks, p.M, ks.mr) - m0;
+  const int64_t r0 = GemmBlocking::grid_begin(tn, p.n_blocks, p.OH, 1);
+  const int64_t r1 = GemmBlocking::grid_begin(tn + 1, p.n_blocks, p.OH, 1);
+  if (mc <= 0 || r1 <= r0) return;
+  const int64_t P = p.OH * p.OW;
+  for (int64_t k0 = 0; k0 < p.K; k0 += p.kc) {
+    const int64_t kc = std::min(p.kc, p.K - k0);
+    for (int64_t r = r0; r < r1; ++r)
+      for (int64_t j = 0; j < p.OW;) {
+        const int64_t width = strip_width(p.OW - j, ks);
+        const int n_valid = static_cast<int>(std::min(width, p.OW - j));
+        const ConvKernelFn fn = kernel_for(width, n_valid < width, ks);
+        for (int64_t i = 0; i < mc; i += ks.mr) {
+          const int m_valid = static_cast<int>(std::min<int64_t>(ks.mr, mc - i));
+          fn(kc, p.w + (m0 + i) * p.K + k0, p.K, p.xp + r * p.pitch + j, p.off + k0, p.y + (m0 + i) * P + r * p.OW + j,
+             P, m_valid, n_valid, k0 > 0);
+        }
+        j += width;
+      }
+  }
+  const GemmEpilogue& ep = *p.ep;
+  if (!ep.row_bias && !ep.residual && ep.act.none()) return;
+  for (int64_t m = m0; m < m0 + mc; ++m)
+    finish_run(p.y + m * P + r0 * p.OW, ep.residual ? ep.residual + m * P + r0 * p.OW : nullptr, (r1 - r0) * p.OW,
+               ep.row_bias ? ep.row_bias[m] : 0.f, ep.act);
+}
+
 }  // namespace
 
 bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_rows, bool any_width) {
@@ -327,9 +390,13 @@ bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_r
   // Strided windows over many channels (3x3/2 at 128 channels) measured ~7% slower than im2col: taps
   // alternate between phase planes. Few channels (the 7x7/2 stem, 3 channels) gain ~12%.
   if (strided && !pointwise && channels > 16) return false;
-  // The AVX2 kernel (6 rows x 2 ymm) re-reads each input row for every 6 outputs: wide pointwise convs
-  // (1x1 64->256, a third of resnet50's) measured ~14% slower than the packed GEMM, which keeps B in cache.
-  if (pointwise && m_rows >= 4 * channels && kernels().lanes == 8) return false;
+  // Stride 1 over very few channels (vgg19's first conv, 3x3 3->64 at 224: K = 27) measured 1.16x slower
+  // than the im2col GEMM, whose im2col costs little there (K x P values for 64 x K x P FMAs).
+  if (!strided && !pointwise && channels < 8) return false;
+  // On AVX2 the packed GEMM beats the direct kernel on every pointwise conv measured (1x1 at 56x56..7x7,
+  // 64..1024 channels: 0.73-0.84x the direct time, single thread; 1x1/2: 0.87-0.95x): the input rows a
+  // 1x1 strip reads lie a whole plane apart, often map to a few L1 sets and miss again for every panel.
+  if (pointwise && kernels().lanes == 8) return false;
   // Junk columns per output row (pitch - OW) cost as much as real ones: on small planes (3x3 at 28x28
   // and below) they outweigh the im2col the GEMM path pays, so those stay on the GEMM. Unless the conv
   // has few output rows: im2col writes K x P values for only m_rows x K x P FMAs (3x3 128->32 at 14x14
@@ -368,42 +435,45 @@ DirectInput prepare_direct_input(const float* x, int64_t channels, const Spatial
     for (int64_t kw = 0; kw < in.KW; ++kw) used[(kh * dh) % sh % 8][(kw * dw) % sw % 8] = true;
   if (pt || pb || pl || pr || sh > 1 || sw > 1) {
     float* xs = t_input.get(static_cast<size_t>(sh * sw * channels * plane));
-    auto build = [&](int64_t c0, int64_t c1) {
-      for (int64_t a = 0; a < sh; ++a)
-        for (int64_t b = 0; b < sw; ++b) {
-          if (!used[a][b]) continue;
-          for (int64_t c = c0; c < c1; ++c) {
-            const float* src = x + c * IH * IW;
-            float* dst = xs + ((a * sw + b) * channels + c) * plane;
-            for (int64_t i = 0; i < IHs; ++i) {
-              float* d = dst + i * pitch;
-              const int64_t r = i * sh + a - pt;
-              if (r < 0 || r >= IH) {
-                std::fill(d, d + pitch, 0.f);
-                continue;
-              }
-              const float* srow = src + r * IW;
-              if (sw == 1) {
-                std::fill(d, d + pl, 0.f);
-                std::memcpy(d + pl, srow, static_cast<size_t>(IW) * sizeof(float));
-                std::fill(d + pl + IW, d + pitch, 0.f);
-              } else {
-                for (int64_t j = 0; j < pitch; ++j) {
-                  const int64_t col = j * sw + b - pl;
-                  d[j] = col >= 0 && col < IW ? srow[col] : 0.f;
-                }
-              }
-            }
+    // Work items: (phase, channel) planes of the phases some tap reads.
+    int64_t phases[64], nphases = 0;
+    for (int64_t a = 0; a < sh; ++a)
+      for (int64_t b = 0; b < sw; ++b)
+        if (used[a][b]) phases[nphases++] = a * sw + b;
+    auto build = [&](int64_t i0, int64_t i1) {
+      for (int64_t item = i0; item < i1; ++item) {
+        const int64_t ph = phases[item / channels], c = item % channels, a = ph / sw, b = ph % sw;
+        const float* src = x + c * IH * IW;
+        float* dst = xs + (ph * channels + c) * plane;
+        // Phase columns j whose source column j*sw + b - pl lies inside the row: [j0, j1).
+        const int64_t j0 = std::min(pitch, ceil_div(std::max<int64_t>(0, pl - b), sw));
+        const int64_t j1 = std::max(j0, std::min(pitch, ceil_div(IW + pl - b, sw)));
+        for (int64_t i = 0; i < IHs; ++i) {
+          float* d = dst + i * pitch;
+          const int64_t r = i * sh + a - pt;
+          if (r < 0 || r >= IH) {
+            std::fill(d, d + pitch, 0.f);
+            continue;
           }
+          const float* srow = src + r * IW;
+          std::fill(d, d + j0, 0.f);
+          if (sw == 1) {
+            std::memcpy(d + j0, srow + (j0 + b - pl), static_cast<size_t>(j1 - j0) * sizeof(float));
+          } else {
+            for (int64_t j = j0; j < j1; ++j) d[j] = srow[j * sw + b - pl];
+          }
+          std::fill(d + j1, d + pitch, 0.f);
         }
+      }
     };
-    const int64_t chunks = threads > 1 && channels * plane >= (1 << 16) ? std::min(channels, 2 * threads) : 1;
+    const int64_t items = nphases * channels;
+    const int64_t chunks = threads > 1 && items * plane >= (1 << 16) ? std::min(items, 2 * threads) : 1;
     if (chunks == 1) {
-      build(0, channels);
+      build(0, items);
     } else {
       ThreadPool::instance().parallel_for(static_cast<size_t>(chunks), [&](size_t i) {
         const int64_t ci = static_cast<int64_t>(i);
-        build(channels * ci / chunks, channels * (ci + 1) / chunks);
+        build(items * ci / chunks, items * (ci + 1) / chunks);
       });
     }
     in.xp = xs;
@@ -447,20 +517,34 @@ void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g,
 
   // Blocking: K slices of <= 256 rows; tiles of at most 256 rows x 480 positions, split further as
   // the GEMM splits its tiles (balanced over the threads).
+  // With junk columns, rows at least one widest strip wide are cut into strips per output row when that
+  // computes no more columns than the padded pitch (the stem: 112 = 48 + 48 + 16 columns for a pitch of
+  // 115; 3x3 at 224: 224 for 226): the kernels then write y in place and no tile is copied out.
   static constexpr int64_t kKcMax = 256, kMcMax = 256, kNcMax = 480;
   p.widest = ks.max_nv * ks.lanes;
+  int64_t row_cols = 0;
+  for (int64_t j = 0; j < p.OW;) {
+    const int64_t width = strip_width(p.OW - j, ks);
+    row_cols += width;
+    j += width;
+  }
+  p.by_rows = !p.in_place_out && p.OW >= p.widest && row_cols <= p.pitch;
   p.kc = ceil_div(p.K, ceil_div(p.K, kKcMax));
   const int64_t mb_min = std::min(std::max<int64_t>(1, p.M / ks.mr), ceil_div(p.M, kMcMax));
-  const int64_t nb_min = std::min(std::max<int64_t>(1, p.Nq / p.widest), ceil_div(p.Nq, kNcMax));
-  const TileSplit split = choose_tile_split(p.M, p.Nq, ks.mr, p.widest, 2.0 * p.M * p.Nq * p.K, threads, mb_min, nb_min);
+  const int64_t nb_min =
+      p.by_rows ? 1 : std::min(std::max<int64_t>(1, p.Nq / p.widest), ceil_div(p.Nq, kNcMax));
+  const TileSplit split = p.by_rows ? choose_tile_split(p.M, p.OH, ks.mr, 1, 2.0 * p.M * p.Nq * p.K, threads, mb_min, 1)
+                                    : choose_tile_split(p.M, p.Nq, ks.mr, p.widest, 2.0 * p.M * p.Nq * p.K, threads,
+                                                        mb_min, nb_min);
   p.m_blocks = split.m_blocks;
   p.n_blocks = split.n_blocks;
   const size_t tiles = static_cast<size_t>(p.m_blocks * p.n_blocks);
+  auto tile = p.by_rows ? run_tile_rows : run_tile;
   if (tiles == 1 || threads == 1) {
-    for (size_t i = 0; i < tiles; ++i) run_tile(p, i);
+    for (size_t i = 0; i < tiles; ++i) tile(p, i);
     return;
   }
-  ThreadPool::instance().parallel_for(tiles, [&p](size_t i) { run_tile(p, i); });
+  ThreadPool::instance().parallel_for(tiles, [&p, tile](size_t i) { tile(p, i); });
 }
 
 }  // namespace acl_sim

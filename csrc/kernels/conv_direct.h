@@ -24,7 +24,7 @@ namespace acl_sim {
  * True when direct_conv_f32 takes this geometry over `channels` input channels (per group): 1-2 spatial
  * axes, strides <= 8; unless any_width, also a plane pitch that adds at most 5% junk columns per output
  * row, strided windows only over few channels (where it was measured faster than im2col), and on AVX2 no
- * pointwise conv with m_rows >= 4 x channels outputs (slower than the packed GEMM there).
+ * pointwise conv (slower than the packed GEMM there).
  */
 bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_rows, bool any_width = false);
 

@@ -15,6 +15,9 @@
 // few output channels take the pixel-major direct conv (conv_pixel_major.h;
 // ACL_SIM_CONV_PIXEL_MAJOR=0 / =all likewise), its weights packed once per
 // loaded model in the node cache (conv_node_data.h).
+// Before all of these, 3x3 stride-1 group-1 convs go to Winograd F(4x4, 3x3)
+// (conv_winograd.h) where its measured rule says it is faster, its transformed
+// weights in the node cache too; ACL_SIM_CONV_WINOGRAD=0 / =all likewise.
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -26,6 +29,7 @@
 #include "kernels/conv_im2col.h"
 #include "kernels/conv_node_data.h"
 #include "kernels/conv_pixel_major.h"
+#include "kernels/conv_winograd.h"
 #include "kernels/epilogue.h"
 #include "kernels/gemm.h"
 #include "kernels/gemm_tensor_io.h"
@@ -45,6 +49,8 @@ DirectMode path_mode(const char* env) {
   return DirectMode::kAuto;
 }
 
+// Transformed weights of a Winograd conv outside a model (aclop), rebuilt every call.
+thread_local Scratch<float> t_winograd_u;
 // Packed weights of a pixel-major conv outside a model (aclop), rebuilt every call.
 thread_local Scratch<float> t_pixel_major_w;
 
@@ -102,15 +108,35 @@ void run_conv(OpContext& ctx) {
     return;
   }
 
+  const DirectMode pm_mode = path_mode("ACL_SIM_CONV_PIXEL_MAJOR");
+  const DirectMode mode = path_mode("ACL_SIM_CONV_DIRECT");
+  // Winograd by its rule, unless another path is asked for everywhere (=all) and this one is not.
+  const DirectMode wmode = group == 1 ? path_mode("ACL_SIM_CONV_WINOGRAD") : DirectMode::kOff;
+  const bool other_forced = pm_mode == DirectMode::kAll || mode == DirectMode::kAll;
+  if (wmode != DirectMode::kOff && winograd_conv_supported(g) &&
+      (wmode == DirectMode::kAll || (!other_forced && winograd_conv_preferred(g, C, M, N)))) {
+    const float* u;
+    if (ctx.cache && ctx.input_is_weight(1)) {
+      u = conv_node_data(*ctx.cache)
+              .winograd.get<WinogradWeights>([&] { return winograd_transform_weights(W.data(), M, C); })
+              .u.data();
+    } else {
+      float* fresh = t_winograd_u.get(static_cast<size_t>(36 * M * C));
+      winograd_transform_weights(W.data(), M, C, fresh);
+      u = fresh;
+    }
+    winograd_conv_f32(X.data(), N, C, g, u, M, Y.data(), bias, has_residual ? R.data() : nullptr, act);
+    Y.commit();
+    return;
+  }
+
   const int64_t K = cg * g.kernel_size(), P = g.out_size(), in_size = g.in_size();
   bool pointwise = true;
   for (int i = 0; i < g.nsp; ++i)
     pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1 && g.pad_begin[i] == 0 && g.pad_end[i] == 0;
 
-  const DirectMode pm_mode = path_mode("ACL_SIM_CONV_PIXEL_MAJOR");
   const bool pixel_major =
       pm_mode != DirectMode::kOff && pixel_major_conv_applies(g, cg, mg, pm_mode == DirectMode::kAll);
-  const DirectMode mode = path_mode("ACL_SIM_CONV_DIRECT");
   const bool direct =
       !pixel_major && cg > 0 && mode != DirectMode::kOff && direct_conv_applies(g, cg, mg, mode == DirectMode::kAll);
   // The pixel-major path's weight panels, every group's: once per loaded model, else per call.

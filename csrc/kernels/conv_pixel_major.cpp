@@ -198,12 +198,19 @@ bool pixel_major_conv_applies(const SpatialGeometry& g, int64_t channels, int64_
     if (g.stride[i] > 8) return false;  // phase planes are tracked in an 8 x 8 table (prepare_direct_input)
   if (any) return true;
   // Measured (one-node models, AVX-512, bench/results/smallconv.md): ahead of the channel-major direct
-  // conv / im2col GEMM on small output planes (<= 256 pixels) of windowed convs with long K (3x3 128->32
-  // at 7x7 0.85x, 14x14 0.9x; 3x3 512->512 at 7x7 0.8x; 3x3/2 at 14x14 and 7x7). With short K the
-  // transposed store costs more than the junk columns it saves (the stem, 1x1 convs: 1.1-2.8x slower).
-  bool pointwise = true;
-  for (int i = 0; i < g.nsp; ++i) pointwise = pointwise && g.kernel[i] == 1;
-  return !pointwise && channels * g.kernel_size() >= 1024 && g.out_size() <= 256;
+  // conv / im2col GEMM on small output planes (<= 256 pixels) of stride-1 windowed convs with long K
+  // (3x3 128->32 at 7x7 / 14x14 0.52x / 0.64x of the im2col GEMM, 0.85x / 0.9x of the direct conv; 3x3
+  // 512->512 at 7x7 ~0.96x). Strided (3x3/2 256, 512: 1.07-1.09x) and with short K, where the transposed
+  // store costs more than the junk columns it saves (the stem, 1x1 convs: 1.1-2.8x), it is slower.
+  bool pointwise = true, strided = false;
+  for (int i = 0; i < g.nsp; ++i) {
+    pointwise = pointwise && g.kernel[i] == 1;
+    strided = strided || g.stride[i] > 1;
+  }
+  if (pointwise || strided || channels * g.kernel_size() < 1024 || g.out_size() > 256) return false;
+  // The AVX2 kernel (6 pixels x 16 channels) only gains where the others are weakest, few output channels:
+  // 3x3 128->32 at 7x7 / 14x14 0.89x / 0.93x, but 3x3 512->512 at 7x7 1.12x and 3x3/2 256, 512 1.3-1.4x.
+  return kernels().nr >= 32 || m_rows <= 64;
 }
 
 void pixel_major_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* packed_w,
@@ -216,14 +223,20 @@ void pixel_major_conv_f32(const float* x, int64_t channels, const SpatialGeometr
   p.panels = ceil_div(m_rows, ks.nr);
   p.P = p.in.OH * p.in.OW;
   // Micro-tiles split each output row evenly: 14 -> 14, 28 -> 2 x 14, 7 -> 7 (AVX2: 14 -> 5 + 5 + 4).
+  // When they do not share out evenly over the threads (3x3 128->32 at 7x7: one panel x 7 rows on 2
+  // threads, 4 + 3), each is cut in two along the row (7 -> 4 + 3 pixels) while that leaves >= 4 pixels
+  // (8 accumulators, still enough to hide the FMA latency).
+  const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;
   p.per_row = ceil_div(p.in.OW, ks.max_mr);
+  const int64_t units = p.panels * p.in.OH * p.per_row;
+  if (threads > 1 && ceil_div(units, threads) * threads * 10 > units * 11 && ceil_div(p.in.OW, 2 * p.per_row) >= 4)
+    p.per_row *= 2;
   p.mr = ceil_div(p.in.OW, p.per_row);
   p.per_row = ceil_div(p.in.OW, p.mr);
   p.blocks = p.in.OH * p.per_row;
   p.w = packed_w;
   p.y = y;
   p.ep = &ep;
-  const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;
   const TileSplit split =
       choose_tile_split(p.panels, p.blocks, 1, 1, 2.0 * m_rows * p.P * p.in.K, threads, 1, 1);
   p.panel_blocks = split.m_blocks;

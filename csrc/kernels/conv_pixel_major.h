@@ -10,9 +10,10 @@
 // node cache) and broadcasts each pixel's input value, read in place from the
 // same padded, phase-split input the channel-major path reads
 // (prepare_direct_input). MR is picked per conv to divide the output width, so
-// no pixel is computed twice or for nothing; strided convs (3x3/2, 1x1/2, the
-// 7x7/2 stem) cost no im2col. The tile is transposed into the NCHW output with
-// the bias / residual / activation epilogue.
+// no pixel is computed twice or for nothing, and there is no im2col. The tile
+// is transposed into the NCHW output with the bias / residual / activation
+// epilogue, which is what limits it to long K (small planes of 3x3 convs over
+// many channels, densenet's 128->32 above all).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Packed, cache-blocked single-precision GEMM with register-tiled micro-kernels
-// (AVX-512 8x48, AVX2 6x16, portable 4x8), parallel over output tiles on
+// (AVX-512 8x48, AVX2 4x24, portable 4x8), parallel over output tiles on
 // ThreadPool::instance(), with the bias + activation epilogue fused per micro-panel.
 //
 //   C[M,N] = act(alpha * A[M,K] * B[K,N] + beta * C + bias)

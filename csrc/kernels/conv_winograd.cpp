@@ -1,0 +1,327 @@
+// Winograd F(4x4, 3x3): see conv_winograd.h for the scheme.
+//
+// With points 0, +-1, +-2 and infinity (Lavin & Gray):
+//   B^T = [4 0 -5 0 1 0; 0 -4 -4 1 1 0; 0 4 -4 -1 1 0; 0 -2 -1 2 1 0; 0 2 -1 -2 1 0; 0 4 0 -5 0 1]
+//   G   = [1/4 0 0; -1/6 -1/6 -1/6; -1/6 1/6 -1/6; 1/24 1/12 1/6; 1/24 -1/12 1/6; 0 0 1]
+//   A^T = [1 1 1 1 1 0; 0 1 -1 2 -2 0; 0 1 1 4 4 0; 0 1 -1 8 -8 1]
+//
+// Layouts. The input is first padded and split by column phase (column 4u + m
+// of the padded plane at [m][u]), so the six columns a run of horizontally
+// adjacent tiles reads are six contiguous vectors, one tile per SIMD lane.
+// The transforms run on such vectors: the input transform writes V_xi in the
+// packed-B layout of the GEMM micro-kernels (strips of W tiles, C rows each),
+// the GEMMs read U_xi in place (row-major [M, C], the micro-kernels' direct-A
+// path) and write [M-chunk, block] per xi, and the output transform reads
+// those back one vector of tiles at a time.
+//
+// Work split: a job is one block of tiles (whole strips) and one share of the
+// output channels; blocks are cut over the flattened (image, tile row, tile
+// column) index, so a batch is one parallel region of jobs.
+#include "kernels/conv_winograd.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "executor/thread_pool.h"
+#include "kernels/cpu_features.h"
+#include "kernels/gemm_microkernel.h"
+#include "kernels/gemm_simd.h"  // <immintrin.h> and the -Wpsabi pragmas
+#include "kernels/thread_scratch.h"
+
+namespace acl_sim {
+namespace {
+
+constexpr int kXi = 36;  // transformed positions per tile
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int64_t env_int(const char* name, int64_t fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  const long long n = std::atoll(v);
+  return n > 0 ? n : fallback;
+}
+
+// t_prep: the padded, phase-split input (the caller's); t_v / t_m: a job's transformed input and GEMM output.
+thread_local Scratch<float> t_prep, t_v, t_m;
+
+struct Plan {
+  int64_t N, C, M;
+  int64_t IH, IW, pt, pl, OH, OW;
+  int64_t TH, TW, T1, T;  // tile rows / columns per image, tiles per image, tiles in all
+  int64_t U, R, PS;       // prepared plane: R rows of 4 phases of U columns; PS floats
+  const float* xs;
+  const float* u;
+  float* y;
+  const float* bias;
+  const float* res;
+  Activation act;
+  // Blocking: strips of W tiles (nv vectors), S strips per block, M chunks of mb rows, m_parts shares of M per block.
+  int64_t W, S, nt, mb, kc, blocks, m_parts, mr;
+  const MicroKernelFn* kernels;  // [nv - 1]: strips of nv vectors
+};
+
+/** A run of horizontally adjacent tiles that one vector holds: lanes [off, off + len) of the group at jj. */
+struct Run {
+  int64_t n, th, tw;  // first tile
+  int64_t jj;         // the group's first column in the block (a multiple of the lane count)
+  int off, len;
+};
+
+/** Calls f(run) for the block's tiles [j0, j1) cut at vector groups and tile rows. */
+template <class F>
+inline void for_each_run(const Plan& p, int lanes, int64_t j0, int64_t j1, F&& f) {
+  for (int64_t j = j0; j < j1;) {
+    const int64_t n = j / p.T1, rem = j % p.T1, th = rem / p.TW, tw = rem % p.TW;
+    const int64_t jj = j - j0, off = jj % lanes;
+    const int64_t len = std::min({lanes - off, p.TW - tw, j1 - j});
+    f(Run{n, th, tw, jj - off, static_cast<int>(off), static_cast<int>(len)});
+    j += len;
+  }
+}
+
+#if defined(__x86_64__)
+// One copy of the transforms and the job body per ISA (conv_winograd_isa.inc).
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl,fma")
+namespace isa512 {
+struct I {
+  using T = __m512;
+  using Mask = __mmask16;
+  static constexpr int L = 16;
+  static inline Mask mask(int off, int len) { return static_cast<Mask>(((1u << len) - 1u) << off); }
+  static inline T load(const float* p, Mask m) { return _mm512_maskz_loadu_ps(m, p); }
+  static inline void store(float* p, Mask m, T v) { _mm512_mask_storeu_ps(p, m, v); }
+  static inline T load(const float* p) { return _mm512_loadu_ps(p); }
+  static inline void store(float* p, T v) { _mm512_storeu_ps(p, v); }
+  static inline T set1(float v) { return _mm512_set1_ps(v); }
+  static inline T add(T a, T b) { return _mm512_add_ps(a, b); }
+  static inline T sub(T a, T b) { return _mm512_sub_ps(a, b); }
+  static inline T mul(T a, T b) { return _mm512_mul_ps(a, b); }
+  static inline T fma(T a, T b, T c) { return _mm512_fmadd_ps(a, b, c); }
+  static inline T max(T a, T b) { return _mm512_max_ps(a, b); }
+  /** Lanes x 4 columns to consecutive pixels: v[q] holds lanes 4q..4q+3's columns 0-3 each. */
+  static inline void interleave4(const T* o, T* v) {
+    const T t0 = _mm512_unpacklo_ps(o[0], o[1]), t1 = _mm512_unpackhi_ps(o[0], o[1]);
+    const T t2 = _mm512_unpacklo_ps(o[2], o[3]), t3 = _mm512_unpackhi_ps(o[2], o[3]);
+    // Per 128-bit block k: u_j = lane 4k + j's four columns.
+    const T u0 = _mm512_shuffle_ps(t0, t2, 0x44), u1 = _mm512_shuffle_ps(t0, t2, 0xEE);
+    const T u2 = _mm512_shuffle_ps(t1, t3, 0x44), u3 = _mm512_shuffle_ps(t1, t3, 0xEE);
+    // Transpose the 4 x 4 grid of 128-bit blocks.
+    const T w0 = _mm512_shuffle_f32x4(u0, u1, 0x88), w1 = _mm512_shuffle_f32x4(u2, u3, 0x88);
+    const T w2 = _mm512_shuffle_f32x4(u0, u1, 0xDD), w3 = _mm512_shuffle_f32x4(u2, u3, 0xDD);
+    v[0] = _mm512_shuffle_f32x4(w0, w1, 0x88);
+    v[1] = _mm512_shuffle_f32x4(w2, w3, 0x88);
+    v[2] = _mm512_shuffle_f32x4(w0, w1, 0xDD);
+    v[3] = _mm512_shuffle_f32x4(w2, w3, 0xDD);
+  }
+};
+#include "kernels/conv_winograd_isa.inc"
+}  // namespace isa512
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+namespace isa256 {
+struct I {
+  using T = __m256;
+  using Mask = __m256i;
+  static constexpr int L = 8;
+  static inline Mask mask(int off, int len) {
+    const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm256_and_si256(_mm256_cmpgt_epi32(iota, _mm256_set1_epi32(off - 1)),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32(off + len), iota));
+  }
+  static inline T load(const float* p, Mask m) { return _mm256_maskload_ps(p, m); }
+  static inline void store(float* p, Mask m, T v) { _mm256_maskstore_ps(p, m, v); }
+  static inline T load(const float* p) { return _mm256_loadu_ps(p); }
+  static inline void store(float* p, T v) { _mm256_storeu_ps(p, v); }
+  static inline T set1(float v) { return _mm256_set1_ps(v); }
+  static inline T add(T a, T b) { return _mm256_add_ps(a, b); }
+  static inline T sub(T a, T b) { return _mm256_sub_ps(a, b); }
+  static inline T mul(T a, T b) { return _mm256_mul_ps(a, b); }
+  static inline T fma(T a, T b, T c) { return _mm256_fmadd_ps(a, b, c); }
+  static inline T max(T a, T b) { return _mm256_max_ps(a, b); }
+  /** Lanes x 4 columns to consecutive pixels: v[q] holds lanes 2q, 2q+1's columns 0-3 each. */
+  static inline void interleave4(const T* o, T* v) {
+    const T t0 = _mm256_unpacklo_ps(o[0], o[1]), t1 = _mm256_unpackhi_ps(o[0], o[1]);
+    const T t2 = _mm256_unpacklo_ps(o[2], o[3]), t3 = _mm256_unpackhi_ps(o[2], o[3]);
+    const T u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    const T u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    v[0] = _mm256_permute2f128_ps(u0, u1, 0x20);
+    v[1] = _mm256_permute2f128_ps(u2, u3, 0x20);
+    v[2] = _mm256_permute2f128_ps(u0, u1, 0x31);
+    v[3] = _mm256_permute2f128_ps(u2, u3, 0x31);
+  }
+};
+#include "kernels/conv_winograd_isa.inc"
+}  // namespace isa256
+#pragma GCC pop_options
+#endif
+
+
+/** The padded input split by column phase: xs[n][c][r][m][u] = padded(r, 4u + m), one job per plane. */
+void prepare_input(const float* x, Plan& p, int64_t threads) {
+  float* xs = t_prep.get(static_cast<size_t>(p.N * p.C * p.PS));
+  auto plane = [&](int64_t nc) {
+    const float* src = x + nc * p.IH * p.IW;
+    float* dst = xs + nc * p.PS;
+    for (int64_t r = 0; r < p.R; ++r) {
+      const int64_t ir = r - p.pt;
+      float* drow = dst + r * 4 * p.U;
+      if (ir < 0 || ir >= p.IH) {
+        std::memset(drow, 0, static_cast<size_t>(4 * p.U) * sizeof(float));
+        continue;
+      }
+      const float* srow = src + ir * p.IW;
+      for (int64_t m = 0; m < 4; ++m) {
+        float* d = drow + m * p.U;
+        for (int64_t u = 0; u < p.U; ++u) {
+          const int64_t ic = 4 * u + m - p.pl;
+          d[u] = ic >= 0 && ic < p.IW ? srow[ic] : 0.f;
+        }
+      }
+    }
+  };
+  const int64_t planes = p.N * p.C;
+  if (threads > 1 && planes * p.PS >= (1 << 16)) {
+    ThreadPool::instance().parallel_for(static_cast<size_t>(planes), [&](size_t i) { plane(static_cast<int64_t>(i)); });
+  } else {
+    for (int64_t i = 0; i < planes; ++i) plane(i);
+  }
+  p.xs = xs;
+}
+
+}  // namespace
+
+void winograd_transform_weights(const float* w, int64_t M, int64_t C, float* u) {
+  static const double G[6][3] = {{1.0 / 4, 0, 0},
+                                 {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                 {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                 {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                 {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                 {0, 0, 1}};
+  // One output channel at a time through a [36][C] row buffer: writing the 36 matrices directly would be 36
+  // streams M*C floats apart, which alias in the cache when M*C is a large power of two.
+  auto rows = [&](int64_t m0, int64_t m1) {
+    thread_local Scratch<float> t_row;
+    float* row = t_row.get(static_cast<size_t>(kXi * C));
+    for (int64_t m = m0; m < m1; ++m) {
+      for (int64_t c = 0; c < C; ++c) {
+        const float* g = w + (m * C + c) * 9;
+        double t[6][3];  // G g
+        for (int i = 0; i < 6; ++i)
+          for (int j = 0; j < 3; ++j) t[i][j] = G[i][0] * g[j] + G[i][1] * g[3 + j] + G[i][2] * g[6 + j];
+        for (int i = 0; i < 6; ++i)
+          for (int j = 0; j < 6; ++j)
+            row[(i * 6 + j) * C + c] = static_cast<float>(t[i][0] * G[j][0] + t[i][1] * G[j][1] + t[i][2] * G[j][2]);
+      }
+      for (int64_t xi = 0; xi < kXi; ++xi)
+        std::memcpy(u + (xi * M + m) * C, row + xi * C, static_cast<size_t>(C) * sizeof(float));
+    }
+  };
+  ThreadPool& pool = ThreadPool::instance();
+  const int64_t chunks = M * C >= 16384 ? std::min<int64_t>(M, 4 * static_cast<int64_t>(pool.concurrency())) : 1;
+  if (chunks <= 1) {
+    rows(0, M);
+  } else {
+    pool.parallel_for(static_cast<size_t>(chunks), [&](size_t i) {
+      const int64_t ci = static_cast<int64_t>(i);
+      rows(M * ci / chunks, M * (ci + 1) / chunks);
+    });
+  }
+}
+
+WinogradWeights winograd_transform_weights(const float* w, int64_t M, int64_t C) {
+  WinogradWeights r;
+  r.M = M;
+  r.C = C;
+  r.u.resize(static_cast<size_t>(kXi * M * C));
+  winograd_transform_weights(w, M, C, r.u.data());
+  return r;
+}
+
+bool winograd_conv_supported(const SpatialGeometry& g) {
+  if (g.nsp != 2) return false;
+  for (int i = 0; i < 2; ++i)
+    if (g.kernel[i] != 3 || g.stride[i] != 1 || g.dilation[i] != 1) return false;
+  const KernelIsa isa = cpu_features().isa;
+  return isa == KernelIsa::kAvx512 || isa == KernelIsa::kAvx2;
+}
+
+bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int64_t N) {
+  // Measured single-thread against the best other path (bench/bench_winograd.py, results/wino.md).
+  // Per tile the transforms cost ~C + M, the 36 GEMMs ~C * M: below C*M/(C+M) = 20 the transforms eat
+  // the gain (16 -> 64 channels: 1.05x slower, 3 -> 64: 1.18x, 32 -> 32: 0.8-1.0x; 128 -> 32: 0.75x).
+  if (C * M < 20 * (C + M)) return false;
+  // U (36 x M x C floats, 4x the direct conv's weights) is read once per block of tiles: on few tiles that
+  // traffic dominates and the pixel-major direct conv wins (7x7 at batch 1, 4 tiles: 512 -> 512 2x slower,
+  // 128 -> 32 2x; 14x14, 16 tiles: 256 -> 256 1.07x, 128 -> 32 1.14x; 28x28, 49 tiles: 128 -> 128 0.85x,
+  // 128 -> 32 0.87x; a batch of 8 7x7 images, 32 tiles: 512 -> 512 0.44x).
+  const int64_t tiles = N * ceil_div(g.out[0], 4) * ceil_div(g.out[1], 4);
+  return tiles >= 32;
+}
+
+void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeometry& g, const float* u, int64_t M,
+                       float* y, const float* bias, const float* residual, const Activation& act) {
+#if defined(__x86_64__)
+  const MicroKernelSet& mk = micro_kernels();
+  Plan p{};
+  p.N = N;
+  p.C = C;
+  p.M = M;
+  p.IH = g.in[0];
+  p.IW = g.in[1];
+  p.pt = g.pad_begin[0];
+  p.pl = g.pad_begin[1];
+  p.OH = g.out[0];
+  p.OW = g.out[1];
+  if (N <= 0 || C <= 0 || M <= 0 || p.OH <= 0 || p.OW <= 0) return;
+  p.TH = ceil_div(p.OH, 4);
+  p.TW = ceil_div(p.OW, 4);
+  p.T1 = p.TH * p.TW;
+  p.T = N * p.T1;
+  p.U = p.TW + 1;
+  p.R = 4 * p.TH + 2;
+  p.PS = p.R * 4 * p.U;
+  p.u = u;
+  p.y = y;
+  p.bias = bias;
+  p.res = residual;
+  p.act = act;
+  p.mr = mk.mr;
+  const int64_t nv = std::min<int64_t>(mk.max_nv, env_int("ACL_SIM_WINO_NV", mk.max_nv));
+  p.W = nv * mk.lanes;
+  p.kernels = mk.fn;
+  // Strips per block: V (36 x C x block floats) within ~512 KiB of L2.
+  const int64_t strip_bytes = kXi * C * p.W * 4;
+  p.S = env_int("ACL_SIM_WINO_S", std::clamp<int64_t>((512 << 10) / strip_bytes, 1, 4));
+  p.nt = p.S * p.W;
+  // M chunk: the GEMM output of a block (36 x mb x block floats) within ~256 KiB.
+  p.mb = env_int("ACL_SIM_WINO_MB", std::max<int64_t>(1, (256 << 10) / (kXi * p.nt * 4) / p.mr) * p.mr);
+  p.kc = 256;
+  p.blocks = ceil_div(p.T, p.nt);
+  const int64_t threads = static_cast<int64_t>(ThreadPool::instance().concurrency());
+  // Shares of M per block: enough jobs for balance (each share repeats the block's input transform).
+  p.m_parts = 1;
+  while (threads > 1 && p.blocks * p.m_parts < 3 * threads && ceil_div(p.M, p.mr) >= 2 * (p.m_parts + 1)) ++p.m_parts;
+
+  prepare_input(x, p, threads);
+  const bool avx512 = cpu_features().isa == KernelIsa::kAvx512;
+  const size_t jobs = static_cast<size_t>(p.blocks * p.m_parts);
+  auto job = [&p, avx512](size_t i) {
+    if (avx512) isa512::run_job(p, i);
+    else isa256::run_job(p, i);
+  };
+  if (jobs == 1 || threads == 1) {
+    for (size_t i = 0; i < jobs; ++i) job(i);
+  } else {
+    ThreadPool::instance().parallel_for(jobs, job);
+  }
+#else
+  (void)x, (void)N, (void)C, (void)g, (void)u, (void)M, (void)y, (void)bias, (void)residual, (void)act;
+#endif
+}
+
+}  // namespace acl_sim

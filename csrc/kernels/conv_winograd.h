@@ -1,0 +1,54 @@
+// Winograd F(4x4, 3x3) convolution for 3x3, stride-1, dilation-1, group-1
+// 2-D convs (any pads, any batch).
+//
+// Each 4x4 block of outputs ("tile") comes from a 6x6 input patch d:
+// Y = A^T [ (G g G^T) .* (B^T d B) ] A. The element-wise product over the 36
+// positions xi, summed over input channels, is 36 independent GEMMs
+// U_xi [M x C] x V_xi [C x tiles]: 36 * M * C multiply-adds per tile instead of
+// the direct conv's 144 (2.25x fewer). fp32 error grows a few times over the
+// direct sum (the transforms' constants reach 5 and 1/24), which the tests
+// bound against float64.
+//
+// U (the weight transform) is built once per loaded model through the node
+// cache (conv_node_data.h), else per call. Tiles are processed in blocks of a
+// few micro-kernel strips: a block's transformed input V (36 x C x block) and
+// GEMM output (36 x M-chunk x block) stay in L2 while the output transform
+// applies bias, residual and activation and writes Y.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/conv_geometry.h"
+#include "kernels/epilogue.h"
+
+namespace acl_sim {
+
+/** Winograd-transformed 3x3 weights: 36 row-major [M, C] matrices U_xi, xi = 6 * row + column. */
+struct WinogradWeights {
+  int64_t M = 0, C = 0;
+  std::vector<float> u;
+};
+
+/** U = G g G^T per (m, c) of weights w [M, C, 3, 3], computed in double and rounded once. Thread-safe. */
+void winograd_transform_weights(const float* w, int64_t M, int64_t C, float* u);
+WinogradWeights winograd_transform_weights(const float* w, int64_t M, int64_t C);
+
+/** True when g is a 2-D 3x3 window with stride 1 and dilation 1 and this host has the SIMD kernels (AVX2+). */
+bool winograd_conv_supported(const SpatialGeometry& g);
+
+/**
+ * The measured selection rule: true when the Winograd path is expected to beat the direct / im2col paths
+ * for this supported geometry with C input and M output channels (per group; group must be 1).
+ */
+bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int64_t N);
+
+/**
+ * y = act(conv3x3(x, w) + bias[m] + residual) for a batch: x [N, C, IH, IW], u the transformed weights
+ * (winograd_transform_weights), y and residual [N, M, OH, OW] (residual and bias may be null).
+ * Runs on the caller plus the pool; blocks until done.
+ */
+void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeometry& g, const float* u, int64_t M,
+                       float* y, const float* bias, const float* residual, const Activation& act);
+
+}  // namespace acl_sim
