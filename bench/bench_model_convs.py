@@ -82,7 +82,7 @@ def main():
         m = bm.AclModel(acl, bm.atc(path, None, path[:-5]), x)
         sess = bt.ort_session(path)
         try:
-            r = bt.compare(m.infer, lambda: sess.run(None, {"x": x}), seconds=args.seconds)
+            r = bt.compare(m.infer, lambda: sess.run(None, {"x": x}), seconds=args.seconds, settle=bt.POOL_SETTLE_S)
         finally:
             m.release()
         ours += count * r.ours_s

@@ -7,7 +7,9 @@ Reference: an onnxruntime session with every core (intra_op_num_threads = host c
 same ONNX file on the same input (`session.run`), or numpy.matmul for the one-node MatMul model (timed
 against `acl.mdl.execute` alone on device buffers already in place, as numpy works on memory it has).
 Timing: bench_timing.compare (wall clock, all cores on both sides, calls alternated, warm-up; both
-medians and the median of per-pair ratios acl_sim / reference, lower is better).
+medians and the median of per-pair ratios acl_sim / reference, lower is better). Each sample starts
+after a 3 ms pause and one untimed call (POOL_SETTLE_S), so acl_sim's idle workers, which spin ~1.3 ms
+after a run, never share the cores with onnxruntime's sample.
 
     PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_models.py            # ~2-3 min
     ... bench_models.py --models resnet50,matmul1024 --seconds 3
@@ -206,7 +208,7 @@ def bench(acl, name: str, seconds: float) -> dict:
             # settle: OpenBLAS's workers spin ~0.1 s after each call (bench_timing.OPENBLAS_SETTLE_S).
             c = bt.compare(m.execute_only, ref_fn, seconds=seconds, min_pairs=3, settle=bt.OPENBLAS_SETTLE_S)
         else:
-            c = bt.compare(m.infer, ref_fn, seconds=seconds, min_pairs=3)
+            c = bt.compare(m.infer, ref_fn, seconds=seconds, min_pairs=3, settle=bt.POOL_SETTLE_S)
     finally:
         m.release()
     return {"name": name, "cmp": c, "err": err}

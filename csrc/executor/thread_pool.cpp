@@ -1,6 +1,5 @@
 #include "executor/thread_pool.h"
 
-#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
@@ -26,8 +25,13 @@ namespace {
 
 thread_local size_t t_worker_index = 0;
 
-// Bounds of the caller's spin at a fork's tail (parallelize): its mean index time, clamped.
-constexpr uint64_t kMinTailSpinNs = 50'000, kMaxTailSpinNs = 1'000'000, kDefaultTailSpinNs = 250'000;
+// How long the caller spins at a fork's tail for indices still running elsewhere before it yields
+// and sleeps. Time, not a count of pauses: a pause takes 66 ns on Zen 4, a few ns on other cores.
+// Spinning about one index's time (50 us .. 1 ms) measured 1-3% slower on a loaded 2-core host
+// (bench/results/balance.md): a spinning caller takes the core its preempted worker needs.
+constexpr uint64_t kTailSpinNs = 250'000;
+// How long an idle worker spins for the next fork before it sleeps (20000 pauses on Zen 4).
+constexpr uint64_t kWorkerSpinNs = 1'300'000;
 
 size_t threads_from_env() {
   const char* v = std::getenv("ACL_SIM_HOST_THREADS");
@@ -39,10 +43,10 @@ size_t threads_from_env() {
   return hw ? hw : 1;
 }
 
-// ACL_SIM_POOL_TAIL_SPIN_US: a fixed spin for the caller at every fork's tail instead of the
-// adaptive one (parallelize), for measuring the policy; -1 when unset.
-int64_t tail_spin_from_env() {
-  const char* v = std::getenv("ACL_SIM_POOL_TAIL_SPIN_US");
+// ACL_SIM_POOL_TAIL_SPIN_US / ACL_SIM_POOL_WORKER_SPIN_US: the spins instead of kTailSpinNs /
+// kWorkerSpinNs, for measuring the policy; -1 when unset.
+int64_t spin_from_env(const char* name) {
+  const char* v = std::getenv(name);
   if (!v || !*v) return -1;
   const long us = std::strtol(v, nullptr, 10);
   return us >= 0 && us <= 1000000 ? static_cast<int64_t>(us) * 1000 : -1;
@@ -120,7 +124,8 @@ struct Job {
 
 struct ThreadPool::Impl {
   size_t concurrency = 1;
-  int64_t tail_spin_ns = -1;  // ACL_SIM_POOL_TAIL_SPIN_US, or -1: adaptive
+  int64_t tail_spin_ns = -1;  // ACL_SIM_POOL_TAIL_SPIN_US, or -1: kTailSpinNs
+  uint64_t worker_spin_ns = kWorkerSpinNs;  // ACL_SIM_POOL_WORKER_SPIN_US overrides
   std::mutex mu;
   std::condition_variable wake;
   // Open jobs; a job leaves once its indices are all claimed. Jobs are shared:
@@ -152,9 +157,11 @@ struct ThreadPool::Impl {
     for (;;) {
       // Spin briefly before sleeping: a model runs hundreds of short kernels
       // back to back, and a futex wake per kernel would dominate their cost.
-      for (int spin = 0; spin < 20000 && open_jobs.load(std::memory_order_relaxed) == 0; ++spin) {
+      const uint64_t deadline = monotonic_ns() + worker_spin_ns;
+      for (unsigned spin = 1; open_jobs.load(std::memory_order_relaxed) == 0; ++spin) {
         if (stopping.load(std::memory_order_relaxed)) break;
         ACL_SIM_CPU_RELAX();
+        if (spin % 16 == 0 && monotonic_ns() >= deadline) break;
       }
       std::shared_ptr<Job> job;
       {
@@ -169,7 +176,8 @@ struct ThreadPool::Impl {
 
 ThreadPool::ThreadPool() : impl_(new Impl) {
   impl_->concurrency = threads_from_env();
-  impl_->tail_spin_ns = tail_spin_from_env();
+  impl_->tail_spin_ns = spin_from_env("ACL_SIM_POOL_TAIL_SPIN_US");
+  if (int64_t w = spin_from_env("ACL_SIM_POOL_WORKER_SPIN_US"); w >= 0) impl_->worker_spin_ns = static_cast<uint64_t>(w);
 }
 
 ThreadPool& ThreadPool::instance() {
@@ -205,16 +213,8 @@ void ThreadPool::parallelize(size_t n, Fn fn, void* ctx) {
     im.open_jobs.fetch_add(1, std::memory_order_relaxed);
   }
   im.wake.notify_all();
-  const uint64_t drain_start = monotonic_ns();
-  const size_t mine = job->drain();
-  // What is left runs on other threads, at most one index each: on an idle host it ends within
-  // about one index's time, so the caller spins that long (this fork's own mean index, from the
-  // caller's share) rather than sleep and pay a futex wake-up on the critical path. Bounded both
-  // ways: a preempted worker costs the host at most a millisecond of spinning (then 64 yields, then
-  // sleep). Time, not a count of pauses: a pause takes 66 ns on Zen 4 and a few ns on other cores.
-  const uint64_t mean_index_ns = mine ? (monotonic_ns() - drain_start) / mine : kDefaultTailSpinNs;
-  const uint64_t spin_ns = im.tail_spin_ns >= 0 ? static_cast<uint64_t>(im.tail_spin_ns)
-                                                : std::min(std::max(mean_index_ns, kMinTailSpinNs), kMaxTailSpinNs);
+  job->drain();
+  const uint64_t spin_ns = im.tail_spin_ns >= 0 ? static_cast<uint64_t>(im.tail_spin_ns) : kTailSpinNs;
   // Remove the job if no worker did, then wait for indices still running elsewhere.
   {
     std::lock_guard<std::mutex> lock(im.mu);

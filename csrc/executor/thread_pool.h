@@ -15,9 +15,10 @@
 // - the first exception thrown by fn is rethrown in the caller after the
 //   remaining indices have been skipped;
 // - once no index is left to claim, the caller waits for those still running
-//   elsewhere by spinning about one index's time (its own mean index of this
-//   call, clamped to 50 us .. 1 ms; ACL_SIM_POOL_TAIL_SPIN_US fixes it, for
-//   measurements), then yields 64 times, then sleeps until the last finishes.
+//   elsewhere by spinning 250 us (ACL_SIM_POOL_TAIL_SPIN_US overrides it, for
+//   measurements), then yields 64 times, then sleeps until the last finishes;
+// - an idle worker spins 1.3 ms for the next fork before it sleeps
+//   (ACL_SIM_POOL_WORKER_SPIN_US overrides it, for measurements).
 //
 // The class is exported from libascendcl.so (which is otherwise built with
 // hidden visibility) so C++ tests and benchmarks can drive the pool directly.

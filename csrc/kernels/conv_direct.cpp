@@ -256,9 +256,7 @@ ConvKernelFn kernel_for(int64_t width, bool masked, const ConvKernels& ks) {
 
 /** Bias, residual and activation of finished output values (one run of one output row). */
 void finish_run(float* dst, const float* res, int64_t len, float bias, const Activation& act) {
-  if (res)
-    for (int64_t j = 0; j < len; ++j) dst[j] += res[j];
-  bias_activation(dst, static_cast<size_t>(len), bias, act);
+  residual_bias_activation(dst, res, static_cast<size_t>(len), bias, act);
 }
 
 /**

@@ -86,8 +86,9 @@ float activation_scalar(float v, const Activation& act) {
 
 namespace {
 
-void scalar_bias_act(float* x, size_t n, float bias, const float* bias_row, const Activation& act) {
-  for (size_t i = 0; i < n; ++i) x[i] = activation_scalar(x[i] + (bias_row ? bias_row[i] : bias), act);
+void scalar_bias_act(float* x, size_t n, float bias, const float* bias_row, const float* res, const Activation& act) {
+  for (size_t i = 0; i < n; ++i)
+    x[i] = activation_scalar((res ? x[i] + res[i] : x[i]) + (bias_row ? bias_row[i] : bias), act);
 }
 
 #if defined(__x86_64__)
@@ -170,50 +171,60 @@ __attribute__((always_inline)) inline typename V::T vact(typename V::T v, ActKin
 
 template <class V>
 __attribute__((always_inline)) inline void simd_bias_act(float* x, size_t n, float bias, const float* bias_row,
-                                                         const Activation& act) {
+                                                         const float* res, const Activation& act) {
   using T = typename V::T;
   const T alpha = V::set1(act.alpha), beta = V::set1(act.beta), b = V::set1(bias);
   const T scale = V::set1(act.scale), shift = V::set1(act.shift);
   const bool affine = act.has_affine();
   size_t i = 0;
   for (; i + V::W <= n; i += V::W) {
-    T v = vact<V>(V::add(V::load(x + i), bias_row ? V::load(bias_row + i) : b), act.kind, alpha, beta);
+    T v = res ? V::add(V::load(x + i), V::load(res + i)) : V::load(x + i);
+    v = vact<V>(V::add(v, bias_row ? V::load(bias_row + i) : b), act.kind, alpha, beta);
     V::store(x + i, affine ? V::fma(v, scale, shift) : v);
   }
   if (i < n) {  // the tail goes through one padded vector so it matches the vector results bit for bit
     float buf[16] = {0};
     size_t rest = n - i;
-    for (size_t j = 0; j < rest; ++j) buf[j] = x[i + j] + (bias_row ? bias_row[i + j] : bias);
+    for (size_t j = 0; j < rest; ++j)
+      buf[j] = (res ? x[i + j] + res[i + j] : x[i + j]) + (bias_row ? bias_row[i + j] : bias);
     T v = vact<V>(V::load(buf), act.kind, alpha, beta);
     V::store(buf, affine ? V::fma(v, scale, shift) : v);
     std::memcpy(x + i, buf, rest * sizeof(float));
   }
 }
 
-ACL_SIM_TARGET_AVX512 void avx512_bias_act(float* x, size_t n, float bias, const float* row, const Activation& act) {
-  simd_bias_act<V16>(x, n, bias, row, act);
+ACL_SIM_TARGET_AVX512 void avx512_bias_act(float* x, size_t n, float bias, const float* row, const float* res,
+                                           const Activation& act) {
+  simd_bias_act<V16>(x, n, bias, row, res, act);
 }
-ACL_SIM_TARGET_AVX2 void avx2_bias_act(float* x, size_t n, float bias, const float* row, const Activation& act) {
-  simd_bias_act<V8>(x, n, bias, row, act);
+ACL_SIM_TARGET_AVX2 void avx2_bias_act(float* x, size_t n, float bias, const float* row, const float* res,
+                                       const Activation& act) {
+  simd_bias_act<V8>(x, n, bias, row, res, act);
 }
 #endif
 
-void dispatch(float* x, size_t n, float bias, const float* row, const Activation& act) {
-  if (act.none() && !row && bias == 0.f) return;
+void dispatch(float* x, size_t n, float bias, const float* row, const float* res, const Activation& act) {
+  if (act.none() && !row && !res && bias == 0.f) return;
 #if defined(__x86_64__)
   switch (cpu_features().isa) {
-    case KernelIsa::kAvx512: return avx512_bias_act(x, n, bias, row, act);
-    case KernelIsa::kAvx2: return avx2_bias_act(x, n, bias, row, act);
+    case KernelIsa::kAvx512: return avx512_bias_act(x, n, bias, row, res, act);
+    case KernelIsa::kAvx2: return avx2_bias_act(x, n, bias, row, res, act);
     default: break;
   }
 #endif
-  scalar_bias_act(x, n, bias, row, act);
+  scalar_bias_act(x, n, bias, row, res, act);
 }
 
 }  // namespace
 
-void bias_activation(float* x, size_t n, float bias, const Activation& act) { dispatch(x, n, bias, nullptr, act); }
+void bias_activation(float* x, size_t n, float bias, const Activation& act) { dispatch(x, n, bias, nullptr, nullptr, act); }
 
-void bias_row_activation(float* x, size_t n, const float* bias, const Activation& act) { dispatch(x, n, 0.f, bias, act); }
+void bias_row_activation(float* x, size_t n, const float* bias, const Activation& act) {
+  dispatch(x, n, 0.f, bias, nullptr, act);
+}
+
+void residual_bias_activation(float* x, const float* res, size_t n, float bias, const Activation& act) {
+  dispatch(x, n, bias, nullptr, res, act);
+}
 
 }  // namespace acl_sim

@@ -40,6 +40,12 @@ void bias_activation(float* x, size_t n, float bias, const Activation& act);
 /** x[i] = act(x[i] + bias[i]) for i < n (a per-column bias row). */
 void bias_row_activation(float* x, size_t n, const float* bias, const Activation& act);
 
+/**
+ * x[i] = act((x[i] + res[i]) + bias) (then * scale + shift) for i < n, in place: a fused residual in the
+ * same vectorised pass (res may be nullptr). Thread-safe.
+ */
+void residual_bias_activation(float* x, const float* res, size_t n, float bias, const Activation& act);
+
 /** Scalar reference of one activation with its post affine (exact libm functions); the portable path. */
 float activation_scalar(float v, const Activation& act);
 

@@ -175,17 +175,16 @@ void apply_epilogue(const GemmJob& job, int64_t m0, int64_t rows, int64_t n0, in
   const GemmEpilogue& ep = *job.ep;
   for (int64_t i = m0; i < m0 + rows; ++i) {
     float* row = job.C + i * job.ldc + n0;
-    if (ep.residual) {
-      const float* res = ep.residual + i * job.ldc + n0;
-      for (int64_t j = 0; j < nc; ++j) row[j] += res[j];
-    }
+    const float* res = ep.residual ? ep.residual + i * job.ldc + n0 : nullptr;
     const float rb = ep.row_bias ? ep.row_bias[i] : 0.f;
     if (ep.col_bias) {
+      if (res)
+        for (int64_t j = 0; j < nc; ++j) row[j] += res[j];
       if (rb != 0.f)
         for (int64_t j = 0; j < nc; ++j) row[j] += rb;
       bias_row_activation(row, static_cast<size_t>(nc), ep.col_bias + n0, ep.act);
     } else {
-      bias_activation(row, static_cast<size_t>(nc), rb, ep.act);
+      residual_bias_activation(row, res, static_cast<size_t>(nc), rb, ep.act);  // one vectorised pass
     }
   }
 }

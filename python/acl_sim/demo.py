@@ -212,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
             net.execute()
             net.result(0)
 
-        cmp = timing.compare(infer, lambda: sess.run(None, feed), seconds=args.seconds, min_pairs=max(args.runs, 1))
+        cmp = timing.compare(infer, lambda: sess.run(None, feed), seconds=args.seconds, min_pairs=max(args.runs, 1),
+                             settle=timing.POOL_SETTLE_S)
     finally:
         net.release()
     diff = float(np.max(np.abs(probs - ref)))

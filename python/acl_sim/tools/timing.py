@@ -58,6 +58,11 @@ def _sample(fn, inner: int) -> float:
 # Comparisons against numpy pass settle=OPENBLAS_SETTLE_S so each side runs with its own threads only,
 # as a user timing one library at a time sees it.
 OPENBLAS_SETTLE_S = 0.15
+# acl_sim's idle pool workers spin about 1.3 ms after the last node of a run (executor/thread_pool.h)
+# before they park. Alternated with onnxruntime, that spin would take a core from onnxruntime's next
+# sample and flatter acl_sim; model comparisons pass settle=POOL_SETTLE_S so neither side's idle
+# threads reach into the other's sample.
+POOL_SETTLE_S = 0.003
 
 
 def _settled_sample(fn, inner: int, settle: float) -> float:
