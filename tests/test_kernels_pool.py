@@ -1,5 +1,9 @@
 """Pooling kernels against the NumPy reference (whose ceil_mode / count_include_pad /
 storage_order semantics were checked against onnxruntime when this suite was written)."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -144,3 +148,42 @@ def test_pool_random_geometries():
         else:
             (y,) = run_op(OP[kind], [x], [want.shape], [np.float32], at)
             assert_close_accum(y, want, np.float32)
+
+
+
+def _row_taps_check():
+    """The vectorised row taps (pool_taps.cpp) on every interior length up to 40 (masked tails of both vector
+    widths), strides 1 and 2 and a dilated window, and the whole-plane window (resnet's 7x7 AveragePool);
+    MaxPool skips a NaN tap as the per-output loop does."""
+    rng = np.random.default_rng(7)
+    for w in range(3, 44):
+        for kind in ("max", "avg"):
+            for at in ({"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]},
+                       {"kernel_shape": [2, 3], "strides": [1, 1]},
+                       {"kernel_shape": [1, 2], "strides": [1, 2], "dilations": [1, 2]}):
+                x = randn(rng, (1, 2, 5, w))
+                want = _ref(kind, x, at)[0]
+                (got,) = run_op(OP[kind], [x], [want.shape], [np.float32], at)
+                np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=f"{kind} {w} {at}")
+    for kind in ("max", "avg"):
+        x = randn(rng, (1, 33, 7, 7))
+        x[0, 3, 2, 5] = np.nan
+        (got,) = run_op(OP[kind], [x], [(1, 33, 1, 1)], [np.float32], {"kernel_shape": [7, 7]})
+        if kind == "max":
+            np.testing.assert_array_equal(got[0, :, 0, 0], np.where(np.isnan(x), -np.inf, x)[0].max(axis=(1, 2)))
+        else:
+            ok = np.arange(33) != 3
+            np.testing.assert_allclose(got[0, ok, 0, 0], x[0, ok].mean(axis=(1, 2)), rtol=1e-5, atol=1e-6)
+
+
+def test_pool_row_taps():
+    _row_taps_check()
+
+
+@pytest.mark.parametrize("isa", ["avx2", "scalar"])
+def test_pool_row_taps_other_isas(isa):
+    code = "import test_kernels_pool as t; t._row_taps_check(); print('ok')"
+    env = dict(os.environ, ACL_SIM_KERNEL_ISA=isa)
+    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr

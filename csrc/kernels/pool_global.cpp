@@ -9,35 +9,12 @@
 #include "kernels/conv_geometry.h"
 #include "kernels/gemm_tensor_io.h"
 #include "kernels/op_registry.h"
+#include "kernels/pool_taps.h"
 
 namespace acl_sim {
 namespace {
 
 enum class GlobalKind { kAvg, kMax, kLp };
-
-// Eight independent partial sums: vectorisable without reassociation flags, and more accurate.
-__attribute__((target_clones("avx512f", "avx2", "default"))) float plane_sum(const float* x, int64_t n) {
-  float part[16] = {0};
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16)
-    for (int j = 0; j < 16; ++j) part[j] += x[i + j];
-  float s = 0.f;
-  for (int j = 0; j < 16; ++j) s += part[j];
-  for (; i < n; ++i) s += x[i];
-  return s;
-}
-
-__attribute__((target_clones("avx512f", "avx2", "default"))) float plane_max(const float* x, int64_t n) {
-  float part[16];
-  for (int j = 0; j < 16; ++j) part[j] = -std::numeric_limits<float>::infinity();
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16)
-    for (int j = 0; j < 16; ++j) part[j] = std::max(part[j], x[i + j]);
-  float m = -std::numeric_limits<float>::infinity();
-  for (int j = 0; j < 16; ++j) m = std::max(m, part[j]);
-  for (; i < n; ++i) m = std::max(m, x[i]);
-  return m;
-}
 
 void run_global(OpContext& ctx, GlobalKind kind) {
   const char* op = ctx.op_type;
@@ -67,9 +44,9 @@ void run_global(OpContext& ctx, GlobalKind kind) {
       if (size == 0) {
         y = kind == GlobalKind::kMax ? -std::numeric_limits<float>::infinity() : 0.f;
       } else if (kind == GlobalKind::kAvg) {
-        y = plane_sum(x, size) / static_cast<float>(size);
+        y = plane_sum_f32(x, size) / static_cast<float>(size);
       } else if (kind == GlobalKind::kMax) {
-        y = plane_max(x, size);
+        y = plane_max_f32(x, size);
       } else {
         double acc = 0.0;
         for (int64_t i = 0; i < size; ++i) acc += std::pow(std::fabs(double(x[i])), p);

@@ -16,6 +16,7 @@
 #include "kernels/conv_geometry.h"
 #include "kernels/gemm_tensor_io.h"
 #include "kernels/op_registry.h"
+#include "kernels/pool_taps.h"
 
 namespace acl_sim {
 namespace {
@@ -49,28 +50,6 @@ inline int64_t padded_taps(int64_t o, const PoolPlan& P, int a) {
   }
   return n;
 }
-
-// Window taps over a run of n interior output columns (whole window inside the
-// row), accumulated into acc[0..n). Stride 1 and 2 get their own clones so the
-// compiler sees a constant stride and vectorises the loads (contiguous or
-// two-way deinterleave) for AVX-512 / AVX2.
-#define ACL_SIM_POOL_TAPS(name, stride_expr, body)                                                            \
-  __attribute__((target_clones("avx512f", "avx2", "default"))) void name(                                      \
-      float* acc, const float* r, int64_t n, int64_t kw, int64_t dw, int64_t s_rt) {                           \
-    const int64_t s = stride_expr;                                                                             \
-    (void)s_rt;                                                                                                \
-    for (int64_t tw = 0; tw < kw; ++tw) {                                                                      \
-      const float* p = r + tw * dw;                                                                            \
-      for (int64_t i = 0; i < n; ++i) body;                                                                    \
-    }                                                                                                          \
-  }
-ACL_SIM_POOL_TAPS(max_taps_s1, 1, { const float v = p[i * s]; acc[i] = v > acc[i] ? v : acc[i]; })
-ACL_SIM_POOL_TAPS(max_taps_s2, 2, { const float v = p[i * s]; acc[i] = v > acc[i] ? v : acc[i]; })
-ACL_SIM_POOL_TAPS(max_taps_sn, s_rt, { const float v = p[i * s]; acc[i] = v > acc[i] ? v : acc[i]; })
-ACL_SIM_POOL_TAPS(sum_taps_s1, 1, { acc[i] += p[i * s]; })
-ACL_SIM_POOL_TAPS(sum_taps_s2, 2, { acc[i] += p[i * s]; })
-ACL_SIM_POOL_TAPS(sum_taps_sn, s_rt, { acc[i] += p[i * s]; })
-#undef ACL_SIM_POOL_TAPS
 
 /**
  * MaxPool without Indices and AveragePool: per output row, the border columns
@@ -125,15 +104,7 @@ void pool_plane_rows(const PoolPlan& P, const float* x, float* y, float* acc) {
       for (int64_t td = d_lo; td < d_hi; ++td)
         for (int64_t th = h_lo; th < h_hi; ++th) {
           const float* r = x + ((id0 + td * P.d[0]) * IH + (ih0 + th * P.d[1])) * IW + ow_lo * sw - pw;
-          if (is_max) {
-            if (sw == 1) max_taps_s1(acc, r, n, kw, dw, sw);
-            else if (sw == 2) max_taps_s2(acc, r, n, kw, dw, sw);
-            else max_taps_sn(acc, r, n, kw, dw, sw);
-          } else {
-            if (sw == 1) sum_taps_s1(acc, r, n, kw, dw, sw);
-            else if (sw == 2) sum_taps_s2(acc, r, n, kw, dw, sw);
-            else sum_taps_sn(acc, r, n, kw, dw, sw);
-          }
+          pool_row_taps_f32(is_max, acc, r, n, kw, dw, sw);
         }
       if (is_max) {
         std::copy(acc, acc + n, yrow + ow_lo);
@@ -319,8 +290,20 @@ void run_pool_f32(OpContext& ctx, PoolKind kind) {
   const int64_t tasks = (planes + per_task - 1) / per_task;
   // Max without Indices and Avg take the row-vectorised path; Lp and Indices keep the per-output loop.
   const bool row_path = (kind == PoolKind::kMax && !indices) || kind == PoolKind::kAvg;
+  // A window that is the whole unpadded plane (resnet's 7x7 AveragePool on 7x7) is one reduction per plane.
+  bool whole_plane = row_path;
+  for (int i = 0; i < 3; ++i)
+    whole_plane = whole_plane && P.out[i] == 1 && P.k[i] == P.in[i] && P.d[i] == 1 && P.pb[i] == 0 && P.pe[i] == 0;
   ThreadPool::instance().parallel_for(static_cast<size_t>(tasks), [&](size_t t) {
     const int64_t first = static_cast<int64_t>(t) * per_task, last = std::min(planes, first + per_task);
+    if (whole_plane) {
+      for (int64_t pl = first; pl < last; ++pl) {
+        const float* x = X.data() + pl * in_size;
+        Y.data()[pl] = kind == PoolKind::kMax ? plane_max_f32(x, in_size)
+                                              : plane_sum_f32(x, in_size) / static_cast<float>(in_size);
+      }
+      return;
+    }
     if (row_path) {
       std::vector<float> acc(static_cast<size_t>(P.out[2]));
       for (int64_t pl = first; pl < last; ++pl)

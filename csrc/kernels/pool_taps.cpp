@@ -1,0 +1,124 @@
+// Pooling row taps per ISA: see pool_taps.h.
+#include "kernels/pool_taps.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "kernels/cpu_features.h"
+#include "kernels/gemm_simd.h"
+
+namespace acl_sim {
+namespace {
+
+void taps_scalar(bool is_max, float* acc, const float* r, int64_t n, int64_t kw, int64_t dw, int64_t s) {
+  for (int64_t t = 0; t < kw; ++t) {
+    const float* p = r + t * dw;
+    if (is_max) {
+      for (int64_t i = 0; i < n; ++i) {
+        const float v = p[i * s];
+        acc[i] = v > acc[i] ? v : acc[i];
+      }
+    } else {
+      for (int64_t i = 0; i < n; ++i) acc[i] += p[i * s];
+    }
+  }
+}
+
+#if defined(__x86_64__)
+// max_ps(v, a) is v > a ? v : a, so a NaN tap leaves the accumulator as the scalar loop does.
+ACL_SIM_TARGET_AVX512 void taps_avx512(bool is_max, float* acc, const float* r, int64_t n, int64_t kw, int64_t dw,
+                                       int64_t s) {
+  const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  for (int64_t i = 0; i < n; i += 16) {
+    const int64_t m = std::min<int64_t>(16, n - i);
+    const __mmask16 k = static_cast<__mmask16>((1u << m) - 1u);
+    __m512 a = _mm512_maskz_loadu_ps(k, acc + i);
+    for (int64_t t = 0; t < kw; ++t) {
+      const float* p = r + t * dw + i * s;
+      __m512 v;
+      if (s == 1) {
+        v = _mm512_maskz_loadu_ps(k, p);
+      } else {
+        // Elements 0, 2, ..., 2(m-1) of p: the last one read is p[2(m-1)], never past it.
+        const int64_t need = 2 * (m - 1) + 1;
+        const __mmask16 k0 = static_cast<__mmask16>(need >= 16 ? 0xffffu : (1u << need) - 1u);
+        const __mmask16 k1 = static_cast<__mmask16>(need <= 16 ? 0u : (1u << (need - 16)) - 1u);
+        v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(k0, p), evens, _mm512_maskz_loadu_ps(k1, p + 16));
+      }
+      a = is_max ? _mm512_max_ps(v, a) : _mm512_add_ps(a, v);
+    }
+    _mm512_mask_storeu_ps(acc + i, k, a);
+  }
+}
+
+ACL_SIM_TARGET_AVX2 __m256i avx2_mask(int64_t m) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(m)), lane);
+}
+
+ACL_SIM_TARGET_AVX2 void taps_avx2(bool is_max, float* acc, const float* r, int64_t n, int64_t kw, int64_t dw,
+                                   int64_t s) {
+  for (int64_t i = 0; i < n; i += 8) {
+    const int64_t m = std::min<int64_t>(8, n - i);
+    const __m256i k = avx2_mask(m);
+    __m256 a = _mm256_maskload_ps(acc + i, k);
+    for (int64_t t = 0; t < kw; ++t) {
+      const float* p = r + t * dw + i * s;
+      __m256 v;
+      if (s == 1) {
+        v = _mm256_maskload_ps(p, k);
+      } else {
+        const int64_t need = 2 * (m - 1) + 1;
+        const __m256 lo = _mm256_maskload_ps(p, avx2_mask(std::min<int64_t>(8, need)));
+        const __m256 hi = _mm256_maskload_ps(p + 8, avx2_mask(need - 8));
+        // [lo0 lo2 hi0 hi2 | lo4 lo6 hi4 hi6] -> lanes 0, 2, 1, 3 of 64 bits: lo0 lo2 lo4 lo6 hi0 hi2 hi4 hi6.
+        const __m256 sh = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+        v = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(sh), _MM_SHUFFLE(3, 1, 2, 0)));
+      }
+      a = is_max ? _mm256_max_ps(v, a) : _mm256_add_ps(a, v);
+    }
+    _mm256_maskstore_ps(acc + i, k, a);
+  }
+}
+#endif
+
+}  // namespace
+
+void pool_row_taps_f32(bool is_max, float* acc, const float* r, int64_t n, int64_t kw, int64_t dw, int64_t s) {
+#if defined(__x86_64__)
+  if (s <= 2) {
+    switch (cpu_features().isa) {
+      case KernelIsa::kAvx512: return taps_avx512(is_max, acc, r, n, kw, dw, s);
+      case KernelIsa::kAvx2: return taps_avx2(is_max, acc, r, n, kw, dw, s);
+      default: break;
+    }
+  }
+#endif
+  taps_scalar(is_max, acc, r, n, kw, dw, s);
+}
+
+// Sixteen independent partial sums / maxima: vectorisable without reassociation flags, and more accurate.
+__attribute__((target_clones("avx512f", "avx2", "default"))) float plane_sum_f32(const float* x, int64_t n) {
+  float part[16] = {0};
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (int j = 0; j < 16; ++j) part[j] += x[i + j];
+  float s = 0.f;
+  for (int j = 0; j < 16; ++j) s += part[j];
+  for (; i < n; ++i) s += x[i];
+  return s;
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) float plane_max_f32(const float* x, int64_t n) {
+  float part[16];
+  for (int j = 0; j < 16; ++j) part[j] = -std::numeric_limits<float>::infinity();
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (int j = 0; j < 16; ++j) part[j] = std::max(part[j], x[i + j]);
+  float m = -std::numeric_limits<float>::infinity();
+  for (int j = 0; j < 16; ++j) m = std::max(m, part[j]);
+  for (; i < n; ++i) m = std::max(m, x[i]);
+  return m;
+}
+
+}  // namespace acl_sim
