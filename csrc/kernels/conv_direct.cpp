@@ -7,6 +7,7 @@
 // weights are read in place (row-major [M, K], as the GEMM's direct-A path).
 #include "kernels/conv_direct.h"
 
+#include "kernels/conv_direct_packed.h"
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -237,6 +238,7 @@ struct Plan {
   const float* xp;       // prepared input [phases, C, IHs, pitch] (the caller's x when no pads and stride 1)
   const int64_t* off;    // K row offsets into xp
   const float* w;
+  const float* wpack;    // w as [panel][k][8] (conv_direct_packed.h), or nullptr
   float* y;
   const GemmEpilogue* ep;
   int64_t kc, widest;
@@ -308,6 +310,25 @@ void run_tile(const Plan& p, size_t index) {
   } else {
     ldt = round_up(nc, ks.lanes);
     ct = t_ctile.get(static_cast<size_t>(mc * ldt));
+  }
+  // With packed weights, nc = 48 s + r with r <= 2 s runs as s strips of 48 + 0..2 columns (r spread over them).
+  const int64_t full = nc / kDirectPackedStrip, extra_cols = nc - full * kDirectPackedStrip;
+  if (p.wpack && full > 0 && extra_cols <= kDirectMaxExtra * full) {
+    for (int64_t k0 = 0; k0 < p.K; k0 += p.kc) {
+      const int64_t kc = std::min(p.kc, p.K - k0);
+      for (int64_t s = 0, j = 0; s < full; ++s) {
+        const int64_t e = extra_cols * (s + 1) / full - extra_cols * s / full;
+        const DirectPackedStripFn fn = direct_packed_strip_kernel(e);
+        for (int64_t i = 0; i < mc; i += ks.mr) {
+          const int m_valid = static_cast<int>(std::min<int64_t>(ks.mr, mc - i));
+          fn(kc, p.wpack + (m0 + i) * p.K + k0 * kDirectPanelRows, p.xp + n0 + j, p.off + k0, ct + i * ldt + j, ldt,
+             m_valid, k0 > 0);
+        }
+        j += kDirectPackedStrip + e;
+      }
+    }
+    emit(p, m0, mc, n0, nc, ct, ldt);
+    return;
   }
   for (int64_t k0 = 0; k0 < p.K; k0 += p.kc) {
     const int64_t kc = std::min(p.kc, p.K - k0);
@@ -490,7 +511,7 @@ DirectInput prepare_direct_input(const float* x, int64_t channels, const Spatial
 }
 
 void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* w, int64_t m_rows,
-                     float* y, const GemmEpilogue& ep, bool parallel) {
+                     float* y, const GemmEpilogue& ep, bool parallel, const float* packed_w) {
   const ConvKernels& ks = kernels();
   const DirectInput in = prepare_direct_input(x, channels, g, parallel);
   Plan p{};
@@ -507,6 +528,7 @@ void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g,
   p.Nq = (p.OH - 1) * p.pitch + p.OW;
   p.in_place_out = p.pitch == p.OW;
   p.w = w;
+  p.wpack = ks.mr == kDirectPanelRows && ks.lanes * ks.max_nv == kDirectPackedStrip ? packed_w : nullptr;
   p.y = y;
   p.ep = &ep;
   p.xp = in.xp;

@@ -15,6 +15,7 @@ struct ConvNodeData {
   explicit ConvNodeData(Fresh) {}
   mutable NodeCache winograd;     // WinogradWeights (conv_winograd.h)
   mutable NodeCache pixel_major;  // PixelMajorWeights (conv_pixel_major.h)
+  mutable NodeCache direct;       // DirectPackedWeights (conv_direct_packed.h)
 };
 
 /** The node's ConvNodeData, created empty on first use; thread-safe. */

@@ -25,6 +25,7 @@
 #include "executor/thread_pool.h"
 #include "kernels/conv_depthwise.h"
 #include "kernels/conv_direct.h"
+#include "kernels/conv_direct_packed.h"
 #include "kernels/conv_geometry.h"
 #include "kernels/conv_im2col.h"
 #include "kernels/conv_node_data.h"
@@ -159,6 +160,20 @@ void run_conv(OpContext& ctx) {
       pixel_major_pack_weights(W.data() + gi * mg * K, mg, K, fresh + gi * pm_size);
     pm_w = fresh;
   }
+  // The direct path's packed weights (every group's), once per loaded model; outside a model it reads w in place.
+  const int64_t dp_size = direct ? direct_packed_size(mg, K) : 0;
+  const float* dp_w = nullptr;
+  if (direct && direct_packed_available() && ctx.cache && ctx.input_is_weight(1)) {
+    dp_w = conv_node_data(*ctx.cache)
+               .direct
+               .get<DirectPackedWeights>([&] {
+                 DirectPackedWeights dw(static_cast<size_t>(group * dp_size));
+                 for (int64_t gi = 0; gi < group; ++gi)
+                   direct_pack_weights(W.data() + gi * mg * K, mg, K, dw.data() + gi * dp_size);
+                 return dw;
+               })
+               .data();
+  }
   auto one = [&](int64_t n, int64_t gi, bool parallel) {
     const float* xg = X.data() + (n * C + gi * cg) * in_size;
     float* yg = Y.data() + (n * M + gi * mg) * P;
@@ -170,7 +185,7 @@ void run_conv(OpContext& ctx) {
     if (pixel_major) {
       pixel_major_conv_f32(xg, cg, g, pm_w + gi * pm_size, mg, yg, ep, parallel);
     } else if (direct) {
-      direct_conv_f32(xg, cg, g, a.data, mg, yg, ep, parallel);
+      direct_conv_f32(xg, cg, g, a.data, mg, yg, ep, parallel, dp_w ? dp_w + gi * dp_size : nullptr);
     } else if (pointwise) {
       gemm_f32(mg, P, K, 1.f, a, MatrixRef{xg, in_size, 1}, 0.f, yg, P, ep, parallel);
     } else {

@@ -1,0 +1,106 @@
+// Packed-weight strip kernels of the direct conv: see conv_direct_packed.h.
+#include "kernels/conv_direct_packed.h"
+
+#include <cstring>
+
+#include "kernels/cpu_features.h"
+#include "kernels/gemm_simd.h"
+
+namespace acl_sim {
+namespace {
+
+#if defined(__x86_64__)
+template <int E>
+ACL_SIM_TARGET_AVX512 void strip_avx512(int64_t kc, const float* ap, const float* b, const int64_t* off, float* c,
+                                        int64_t ldc, int m_valid, bool accumulate) {
+  constexpr int MR = 8, NV = 3, W = 16;
+  __m512 acc[MR][NV];
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 3
+    for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_setzero_ps();
+  __m256 extra[E > 0 ? E : 1];  // column 48 + e over the 8 rows
+#pragma GCC unroll 2
+  for (int e = 0; e < E; ++e) extra[e] = _mm256_setzero_ps();
+#pragma GCC unroll 2
+  for (int64_t k = 0; k < kc; ++k) {
+    const float* bk = b + off[k];
+    const float* ak = ap + k * MR;
+    __m512 bv[NV];
+#pragma GCC unroll 3
+    for (int j = 0; j < NV; ++j) bv[j] = _mm512_loadu_ps(bk + j * W);
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) {
+      const __m512 av = _mm512_set1_ps(ak[i]);
+#pragma GCC unroll 3
+      for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_fmadd_ps(av, bv[j], acc[i][j]);
+    }
+    if constexpr (E > 0) {
+      const __m256 wv = _mm256_loadu_ps(ak);
+#pragma GCC unroll 2
+      for (int e = 0; e < E; ++e) extra[e] = _mm256_fmadd_ps(wv, _mm256_set1_ps(bk[NV * W + e]), extra[e]);
+    }
+  }
+  alignas(32) float ex[E > 0 ? E : 1][MR];
+#pragma GCC unroll 2
+  for (int e = 0; e < E; ++e) _mm256_store_ps(ex[e], extra[e]);
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) {
+    if (i >= m_valid) break;
+    float* row = c + i * ldc;
+#pragma GCC unroll 3
+    for (int j = 0; j < NV; ++j) {
+      __m512 v = acc[i][j];
+      if (accumulate) v = _mm512_add_ps(v, _mm512_loadu_ps(row + j * W));
+      _mm512_storeu_ps(row + j * W, v);
+    }
+#pragma GCC unroll 2
+    for (int e = 0; e < E; ++e) row[NV * W + e] = accumulate ? row[NV * W + e] + ex[e][i] : ex[e][i];
+  }
+}
+#endif
+
+}  // namespace
+
+bool direct_packed_available() {
+#if defined(__x86_64__)
+  return cpu_features().isa == KernelIsa::kAvx512;
+#else
+  return false;
+#endif
+}
+
+int64_t direct_packed_size(int64_t m_rows, int64_t k) {
+  return (m_rows + kDirectPanelRows - 1) / kDirectPanelRows * kDirectPanelRows * k;
+}
+
+void direct_pack_weights(const float* w, int64_t m_rows, int64_t k, float* dst) {
+  const int64_t panels = (m_rows + kDirectPanelRows - 1) / kDirectPanelRows;
+  for (int64_t p = 0; p < panels; ++p) {
+    float* panel = dst + p * k * kDirectPanelRows;
+    for (int64_t i = 0; i < kDirectPanelRows; ++i) {
+      const int64_t m = p * kDirectPanelRows + i;
+      for (int64_t kk = 0; kk < k; ++kk) panel[kk * kDirectPanelRows + i] = m < m_rows ? w[m * k + kk] : 0.f;
+    }
+  }
+}
+
+DirectPackedStripFn direct_packed_strip_kernel(int64_t extra) {
+#if defined(__x86_64__)
+  switch (extra) {
+    case 0: return strip_avx512<0>;
+    case 1: return strip_avx512<1>;
+    case 2: return strip_avx512<2>;
+    default: break;
+  }
+#endif
+  (void)extra;
+  return nullptr;
+}
+
+DirectPackedWeights::DirectPackedWeights(size_t floats) : storage_(floats + 16) {
+  const auto addr = reinterpret_cast<uintptr_t>(storage_.data());
+  offset_ = ((64 - addr % 64) % 64) / sizeof(float);
+}
+
+}  // namespace acl_sim

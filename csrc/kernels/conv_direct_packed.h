@@ -1,0 +1,57 @@
+// The direct conv's strip kernel on weights packed once per loaded model, with
+// the strip's last columns folded in.
+//
+// Output planes of 7x7 (49 positions) and 14x14 (196 = 4 x 48 + 4) leave a
+// strip of 1-4 columns after the 48-column ones. Computed on its own, that
+// strip is bound by its 8 weight broadcasts per k for only 8 FMAs, so a 1x1
+// conv on a 7x7 plane took 1.5x as long as on a 6x8 one (single thread). With
+// the weights packed as [panel][k][8] the kernel also loads a panel's 8
+// weights of one k as a vector, and the extra columns cost one FMA per k and
+// column (over the 8 rows) next to the strip's 24: a 49-column strip runs at
+// 48/49 of a 48-column one's speed. AVX-512 only (its 8 x 48 tile); AVX2
+// sends pointwise convs to the packed GEMM.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace acl_sim {
+
+/** Rows per weight panel of the packed layout (the micro-kernel's MR). */
+constexpr int64_t kDirectPanelRows = 8;
+/** Columns of the strip the packed kernels compute besides their 1-2 extra ones. */
+constexpr int64_t kDirectPackedStrip = 48;
+/** Extra columns a packed strip kernel can fold in. */
+constexpr int64_t kDirectMaxExtra = 2;
+
+/** True when this host's kernels have the packed strip kernels (AVX-512). */
+bool direct_packed_available();
+
+/** Floats direct_pack_weights writes for m_rows x k weights. */
+int64_t direct_packed_size(int64_t m_rows, int64_t k);
+
+/** w [m_rows, k] row-major -> panels of 8 rows, [panel][k][8] (rows past m_rows are 0). */
+void direct_pack_weights(const float* w, int64_t m_rows, int64_t k, float* dst);
+
+/**
+ * c[i*ldc + j] (= or +=) sum_{k < kc} ap[k*8 + i] * b[off[k] + j] for rows i < m_valid and columns
+ * j < 48 + extra (extra in [0, kDirectMaxExtra]); ap is one panel's slice [kc][8].
+ */
+using DirectPackedStripFn = void (*)(int64_t kc, const float* ap, const float* b, const int64_t* off, float* c,
+                                     int64_t ldc, int m_valid, bool accumulate);
+DirectPackedStripFn direct_packed_strip_kernel(int64_t extra);
+
+/** Packed weights of every group of a Conv node, 64-byte aligned (the node cache keeps one per model). */
+class DirectPackedWeights {
+ public:
+  explicit DirectPackedWeights(size_t floats);
+  float* data() { return storage_.data() + offset_; }
+  const float* data() const { return storage_.data() + offset_; }
+
+ private:
+  std::vector<float> storage_;
+  size_t offset_ = 0;
+};
+
+}  // namespace acl_sim
