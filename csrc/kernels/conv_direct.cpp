@@ -321,7 +321,8 @@ void run_tile(const Plan& p, size_t index) {
         const DirectPackedStripFn fn = direct_packed_strip_kernel(e);
         for (int64_t i = 0; i < mc; i += ks.mr) {
           const int m_valid = static_cast<int>(std::min<int64_t>(ks.mr, mc - i));
-          fn(kc, p.wpack + (m0 + i) * p.K + k0 * kDirectPanelRows, p.xp + n0 + j, p.off + k0, ct + i * ldt + j, ldt,
+          const float* ap = p.wpack + (m0 + i) * p.K + k0 * kDirectPanelRows;
+          fn(kc, ap, i + ks.mr < mc ? ap + ks.mr * p.K : nullptr, p.xp + n0 + j, p.off + k0, ct + i * ldt + j, ldt,
              m_valid, k0 > 0);
         }
         j += kDirectPackedStrip + e;

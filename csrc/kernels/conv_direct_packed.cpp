@@ -11,8 +11,8 @@ namespace {
 
 #if defined(__x86_64__)
 template <int E>
-ACL_SIM_TARGET_AVX512 void strip_avx512(int64_t kc, const float* ap, const float* b, const int64_t* off, float* c,
-                                        int64_t ldc, int m_valid, bool accumulate) {
+ACL_SIM_TARGET_AVX512 void strip_avx512(int64_t kc, const float* ap, const float* next, const float* b,
+                                        const int64_t* off, float* c, int64_t ldc, int m_valid, bool accumulate) {
   constexpr int MR = 8, NV = 3, W = 16;
   __m512 acc[MR][NV];
 #pragma GCC unroll 8
@@ -26,6 +26,8 @@ ACL_SIM_TARGET_AVX512 void strip_avx512(int64_t kc, const float* ap, const float
   for (int64_t k = 0; k < kc; ++k) {
     const float* bk = b + off[k];
     const float* ak = ap + k * MR;
+    // One line of the next panel's slice per two k: it arrives from DRAM while this panel computes.
+    if (next && (k & 1) == 0) _mm_prefetch(reinterpret_cast<const char*>(next + k * MR), _MM_HINT_T0);
     __m512 bv[NV];
 #pragma GCC unroll 3
     for (int j = 0; j < NV; ++j) bv[j] = _mm512_loadu_ps(bk + j * W);
@@ -96,11 +98,6 @@ DirectPackedStripFn direct_packed_strip_kernel(int64_t extra) {
 #endif
   (void)extra;
   return nullptr;
-}
-
-DirectPackedWeights::DirectPackedWeights(size_t floats) : storage_(floats + 16) {
-  const auto addr = reinterpret_cast<uintptr_t>(storage_.data());
-  offset_ = ((64 - addr % 64) % 64) / sizeof(float);
 }
 
 }  // namespace acl_sim

@@ -13,9 +13,9 @@ namespace acl_sim {
 struct ConvNodeData {
   struct Fresh {};
   explicit ConvNodeData(Fresh) {}
-  mutable NodeCache winograd;     // WinogradWeights (conv_winograd.h)
-  mutable NodeCache pixel_major;  // PixelMajorWeights (conv_pixel_major.h)
-  mutable NodeCache direct;       // DirectPackedWeights (conv_direct_packed.h)
+  mutable NodeCache winograd;     // PackedWeights: U = G g G^T (conv_winograd.h)
+  mutable NodeCache pixel_major;  // PackedWeights: pixel_major_pack_weights (conv_pixel_major.h)
+  mutable NodeCache direct;       // PackedWeights: direct_pack_weights (conv_direct_packed.h)
 };
 
 /** The node's ConvNodeData, created empty on first use; thread-safe. */

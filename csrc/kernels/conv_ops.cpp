@@ -18,6 +18,8 @@
 // Before all of these, 3x3 stride-1 group-1 convs go to Winograd F(4x4, 3x3)
 // (conv_winograd.h) where its measured rule says it is faster, its transformed
 // weights in the node cache too; ACL_SIM_CONV_WINOGRAD=0 / =all likewise.
+// In a loaded model the direct path reads its weights packed once per model (conv_direct_packed.h);
+// ACL_SIM_CONV_DIRECT_PACKED=0 makes it read them in place, for A/B measurements.
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -35,6 +37,7 @@
 #include "kernels/gemm.h"
 #include "kernels/gemm_tensor_io.h"
 #include "kernels/op_registry.h"
+#include "kernels/packed_weights.h"
 #include "kernels/thread_scratch.h"
 
 namespace acl_sim {
@@ -119,8 +122,13 @@ void run_conv(OpContext& ctx) {
     const float* u;
     if (ctx.cache && ctx.input_is_weight(1)) {
       u = conv_node_data(*ctx.cache)
-              .winograd.get<WinogradWeights>([&] { return winograd_transform_weights(W.data(), M, C); })
-              .u.data();
+              .winograd
+              .get<PackedWeights>([&] {
+                PackedWeights u(static_cast<size_t>(36 * M * C));
+                winograd_transform_weights(W.data(), M, C, u.data());
+                return u;
+              })
+              .data();
     } else {
       float* fresh = t_winograd_u.get(static_cast<size_t>(36 * M * C));
       winograd_transform_weights(W.data(), M, C, fresh);
@@ -146,14 +154,13 @@ void run_conv(OpContext& ctx) {
   if (pixel_major && ctx.cache && ctx.input_is_weight(1)) {
     pm_w = conv_node_data(*ctx.cache)
                .pixel_major
-               .get<PixelMajorWeights>([&] {
-                 PixelMajorWeights pw;
-                 pw.data.resize(static_cast<size_t>(group * pm_size));
+               .get<PackedWeights>([&] {
+                 PackedWeights pw(static_cast<size_t>(group * pm_size));
                  for (int64_t gi = 0; gi < group; ++gi)
-                   pixel_major_pack_weights(W.data() + gi * mg * K, mg, K, pw.data.data() + gi * pm_size);
+                   pixel_major_pack_weights(W.data() + gi * mg * K, mg, K, pw.data() + gi * pm_size);
                  return pw;
                })
-               .data.data();
+               .data();
   } else if (pixel_major) {
     float* fresh = t_pixel_major_w.get(static_cast<size_t>(group * pm_size));
     for (int64_t gi = 0; gi < group; ++gi)
@@ -163,11 +170,12 @@ void run_conv(OpContext& ctx) {
   // The direct path's packed weights (every group's), once per loaded model; outside a model it reads w in place.
   const int64_t dp_size = direct ? direct_packed_size(mg, K) : 0;
   const float* dp_w = nullptr;
-  if (direct && direct_packed_available() && ctx.cache && ctx.input_is_weight(1)) {
+  if (direct && direct_packed_available() && ctx.cache && ctx.input_is_weight(1) &&
+      path_mode("ACL_SIM_CONV_DIRECT_PACKED") != DirectMode::kOff) {
     dp_w = conv_node_data(*ctx.cache)
                .direct
-               .get<DirectPackedWeights>([&] {
-                 DirectPackedWeights dw(static_cast<size_t>(group * dp_size));
+               .get<PackedWeights>([&] {
+                 PackedWeights dw(static_cast<size_t>(group * dp_size));
                  for (int64_t gi = 0; gi < group; ++gi)
                    direct_pack_weights(W.data() + gi * mg * K, mg, K, dw.data() + gi * dp_size);
                  return dw;

@@ -50,9 +50,4 @@ bool pixel_major_conv_applies(const SpatialGeometry& g, int64_t channels, int64_
 void pixel_major_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* packed_w,
                           int64_t m_rows, float* y, const GemmEpilogue& ep, bool parallel);
 
-/** Packed weights of every group of a Conv node (the node cache keeps one per loaded model). */
-struct PixelMajorWeights {
-  std::vector<float> data;  // group after group, pixel_major_packed_size(mg, k) floats each
-};
-
 }  // namespace acl_sim

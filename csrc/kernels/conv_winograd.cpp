@@ -216,15 +216,6 @@ void winograd_transform_weights(const float* w, int64_t M, int64_t C, float* u) 
   }
 }
 
-WinogradWeights winograd_transform_weights(const float* w, int64_t M, int64_t C) {
-  WinogradWeights r;
-  r.M = M;
-  r.C = C;
-  r.u.resize(static_cast<size_t>(kXi * M * C));
-  winograd_transform_weights(w, M, C, r.u.data());
-  return r;
-}
-
 bool winograd_conv_supported(const SpatialGeometry& g) {
   if (g.nsp != 2) return false;
   for (int i = 0; i < 2; ++i)

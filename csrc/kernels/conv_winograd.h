@@ -25,14 +25,9 @@
 namespace acl_sim {
 
 /** Winograd-transformed 3x3 weights: 36 row-major [M, C] matrices U_xi, xi = 6 * row + column. */
-struct WinogradWeights {
-  int64_t M = 0, C = 0;
-  std::vector<float> u;
-};
 
 /** U = G g G^T per (m, c) of weights w [M, C, 3, 3], computed in double and rounded once. Thread-safe. */
 void winograd_transform_weights(const float* w, int64_t M, int64_t C, float* u);
-WinogradWeights winograd_transform_weights(const float* w, int64_t M, int64_t C);
 
 /** True when g is a 2-D 3x3 window with stride 1 and dilation 1 and this host has the SIMD kernels (AVX2+). */
 bool winograd_conv_supported(const SpatialGeometry& g);
