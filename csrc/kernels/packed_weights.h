@@ -3,10 +3,11 @@
 // where the host offers them, as device memory is (runtime/mem_pool.cpp).
 //
 // Why huge pages: a model's weights are streamed from DRAM once per inference
-// (resnet50: ~100 MB against a 32 MB L3). On 4 KiB pages a 4 MiB weight
-// block is 1024 TLB misses per conv; a 1x1 512->2048 conv at 7x7 ran ~7%
-// slower in a model on a std::vector copy than on the original weights in
-// device memory, which is on 2 MiB pages.
+// (resnet50: ~100 MB against a 32 MB L3), and on 4 KiB pages a 4 MiB weight
+// block costs 1024 TLB misses per conv. Device memory, where the original
+// weights live, is on 2 MiB pages for the same reason. (Not separately
+// measured: the A/B that showed the packed direct conv slower in a model was
+// fixed by prefetching, conv_direct_packed.h.)
 #pragma once
 
 #include <cstddef>
