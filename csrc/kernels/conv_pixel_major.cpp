@@ -33,6 +33,10 @@ ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t K, const float* xb, const int64
 #pragma GCC unroll 2
   for (int64_t k = 0; k < K; ++k) {
     const float* bk = xb + off[k];
+    // The panel streams once from DRAM per inference (4608 x 32 floats for a 3x3 over 512 channels): ask for
+    // it 16 k ahead, where the hardware prefetcher of one contiguous stream falls behind (3x3 512 at 7x7: 0.96x).
+    _mm_prefetch(reinterpret_cast<const char*>(w + (k + 16) * 32), _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(w + (k + 16) * 32 + 16), _MM_HINT_T0);
     const __m512 w0 = _mm512_loadu_ps(w + k * 32), w1 = _mm512_loadu_ps(w + k * 32 + 16);
 #pragma GCC unroll 14
     for (int r = 0; r < MR; ++r) {
