@@ -233,8 +233,11 @@ bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int
   // traffic dominates (7x7 at batch 1, 4 tiles: 512 -> 512 1.9x slower, 128 -> 32 1.9x; 14x14, 16 tiles:
   // 512 -> 512 0.63x, 256 -> 256 0.83x, 128 -> 32 0.85x single-thread but 1.2x in a loaded 2-thread run,
   // where the pixel-major conv made for it wins; a batch of 8 7x7 images, 32 tiles: 0.54x).
+  // In a model U streams from DRAM on every run (resnet50's 3x3 256 -> 256 at 14x14: 9.4 MB per conv), which
+  // one-node loops, where it stays in L3, do not show: A/B inside light_resnet50 (2 threads) put that conv at
+  // 0.87-0.92x on the pixel-major path, while vgg19's 512 -> 512 at 14x14 stays 0.89x faster on Winograd.
   const int64_t tiles = N * ceil_div(g.out[0], 4) * ceil_div(g.out[1], 4);
-  return tiles >= 32 || (tiles >= 16 && C * M >= 65536);
+  return tiles >= 32 || (tiles >= 16 && C * M >= 262144);
 }
 
 void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeometry& g, const float* u, int64_t M,
