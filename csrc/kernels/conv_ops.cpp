@@ -118,7 +118,9 @@ void run_conv(OpContext& ctx) {
   const DirectMode wmode = group == 1 ? path_mode("ACL_SIM_CONV_WINOGRAD") : DirectMode::kOff;
   const bool other_forced = pm_mode == DirectMode::kAll || mode == DirectMode::kAll;
   if (wmode != DirectMode::kOff && winograd_conv_supported(g) &&
-      (wmode == DirectMode::kAll || (!other_forced && winograd_conv_preferred(g, C, M, N)))) {
+      (wmode == DirectMode::kAll ||
+       (!other_forced && winograd_conv_preferred(g, C, M, N,
+                                                 pm_mode != DirectMode::kOff && pixel_major_conv_applies(g, C, M, false))))) {
     const float* u;
     if (ctx.cache && ctx.input_is_weight(1)) {
       u = conv_node_data(*ctx.cache)
