@@ -37,6 +37,8 @@ CASES = [
     ((1, 300, 9, 9), 10, [1, 1, 1, 1]),      # C over one K slice (256)
     ((1, 8, 3, 3), 9, [0, 0, 0, 0]),         # a 1x1 output: one partial tile
     ((1, 24, 57, 5), 70, [1, 0, 1, 2]),      # tall and narrow
+    ((1, 20, 28, 28), 24, [1, 1, 1, 1]),     # 49 tiles: the last block takes the 49th (AVX-512: 48 + 1)
+    ((2, 12, 28, 28), 16, [1, 1, 1, 1]),     # 98 tiles = 2 x 48 + 2
 ]
 
 

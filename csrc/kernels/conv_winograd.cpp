@@ -279,7 +279,10 @@ void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeomet
   // M chunk: the GEMM output of a block (36 x mb x block floats) within ~256 KiB.
   p.mb = env_int("ACL_SIM_WINO_MB", std::max<int64_t>(1, (256 << 10) / (kXi * p.nt * 4) / p.mr) * p.mr);
   p.kc = 256;
-  p.blocks = ceil_div(p.T, p.nt);
+  // A last block of a few tiles (28x28: 49 = 48 + 1) would stream all of U again for them: the block
+  // before it takes them instead (its last strip gets wider by up to a third of a strip).
+  const int64_t rem = p.T % p.nt;
+  p.blocks = p.T > p.nt && rem > 0 && rem <= p.W / 3 ? p.T / p.nt : ceil_div(p.T, p.nt);
   const int64_t threads = static_cast<int64_t>(ThreadPool::instance().concurrency());
   // Shares of M per block, for balance: the fewest that spread the full blocks evenly over the threads (or
   // make 4 per thread), since each share repeats its block's input transform (6 shares of one 16-tile
