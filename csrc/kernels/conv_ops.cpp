@@ -119,8 +119,7 @@ void run_conv(OpContext& ctx) {
   const bool other_forced = pm_mode == DirectMode::kAll || mode == DirectMode::kAll;
   if (wmode != DirectMode::kOff && winograd_conv_supported(g) &&
       (wmode == DirectMode::kAll ||
-       (!other_forced && winograd_conv_preferred(g, C, M, N,
-                                                 pm_mode != DirectMode::kOff && pixel_major_conv_applies(g, C, M, false))))) {
+       (!other_forced && winograd_conv_preferred(g, C, M, N)))) {
     const float* u;
     if (ctx.cache && ctx.input_is_weight(1)) {
       u = conv_node_data(*ctx.cache)

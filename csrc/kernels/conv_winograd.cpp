@@ -224,7 +224,7 @@ bool winograd_conv_supported(const SpatialGeometry& g) {
   return isa == KernelIsa::kAvx512 || isa == KernelIsa::kAvx2;
 }
 
-bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int64_t N, bool pixel_major_alternative) {
+bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int64_t N) {
   // Measured single-thread against the best other path (bench/bench_winograd.py, results/wino.md).
   // Per tile the transforms cost ~C + M, the 36 GEMMs ~C * M: below C*M/(C+M) = 10 the transforms eat
   // the gain (3 -> 64 channels: 1.23x slower, 8 -> 8: 1.33x, 16 -> 16: 0.97x; 16 -> 64: 0.64x).
@@ -233,12 +233,12 @@ bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int
   // traffic dominates (7x7 at batch 1, 4 tiles: 512 -> 512 1.9x slower, 128 -> 32 1.9x; 14x14, 16 tiles:
   // 512 -> 512 0.63x, 256 -> 256 0.83x, 128 -> 32 0.85x single-thread but 1.2x in a loaded 2-thread run,
   // where the pixel-major conv made for it wins; a batch of 8 7x7 images, 32 tiles: 0.54x).
-  // In a model U streams from DRAM on every run (resnet50's 3x3 256 -> 256 at 14x14: 9.4 MB per conv), which
-  // one-node loops, where it stays in L3, do not show. A/B inside the models (2 threads): with the pixel-major
-  // conv as the alternative (AVX-512), resnet50's 256 -> 256 at 14x14 runs 0.87-0.92x there, vgg19's 512 ->
-  // 512 at 14x14 stays 0.89x faster on Winograd; against the im2col GEMM (AVX2) Winograd is 0.56x at 256.
+  // In a model U streams from DRAM on every run (resnet50's 3x3 256 -> 256 at 14x14: 9.4 MB per conv, 4x
+  // the weights), so which path wins there depends on the host's memory bandwidth at the time: A/B inside
+  // light_resnet50 (2 threads) gave the pixel-major conv 0.87-0.92x of Winograd while the VM's neighbours
+  // loaded memory, and Winograd 0.92x of the pixel-major conv when they did not. The rule stays as measured.
   const int64_t tiles = N * ceil_div(g.out[0], 4) * ceil_div(g.out[1], 4);
-  return tiles >= 32 || (tiles >= 16 && C * M >= (pixel_major_alternative ? 262144 : 65536));
+  return tiles >= 32 || (tiles >= 16 && C * M >= 65536);
 }
 
 void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeometry& g, const float* u, int64_t M,

@@ -33,12 +33,10 @@ void winograd_transform_weights(const float* w, int64_t M, int64_t C, float* u);
 bool winograd_conv_supported(const SpatialGeometry& g);
 
 /**
- * The measured selection rule: true when the Winograd path is expected to beat the other paths for this
- * supported geometry with C input and M output channels (per group; group must be 1) and batch N.
- * pixel_major_alternative: the pixel-major conv would take it otherwise (its own rule), which raises the
- * bar on small planes; the direct / im2col paths do not.
+ * The measured selection rule: true when the Winograd path is expected to beat the direct / im2col paths
+ * for this supported geometry with C input and M output channels (per group; group must be 1).
  */
-bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int64_t N, bool pixel_major_alternative);
+bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int64_t N);
 
 /**
  * y = act(conv3x3(x, w) + bias[m] + residual) for a batch: x [N, C, IH, IW], u the transformed weights
