@@ -58,3 +58,13 @@ def run_python(code: str, env=None, timeout=120):
         full_env.update(env)
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
                           env=full_env, timeout=timeout)
+
+
+def run_check_in_child(module: str, call: str, timeout=300, **env):
+    """Runs `module.call` (a test module's check, e.g. "_bn_check()") in a fresh interpreter with `env` set,
+    for settings a process reads once (ACL_SIM_KERNEL_ISA, ACL_SIM_HOST_THREADS); asserts it completed."""
+    child_env = subprocess_env(os.path.dirname(os.path.abspath(__file__)))
+    child_env.update(env)
+    code = f"import {module} as t; t.{call}; print('ok')"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=child_env, timeout=timeout)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]

@@ -5,15 +5,13 @@ every ISA (ACL_SIM_KERNEL_ISA per subprocess), ragged planes, batch > 1, fp16.
 Graph: DenseNet's pre-activation Concat -> BN -> Relu -> Conv compiles to BN(activation=Relu) and
 matches onnxruntime on the runtime; a BN output read twice keeps its Relu.
 """
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 from onnx import helper
 
 from acl_sim._core import testing_model
+from conftest import run_check_in_child
 from atc_util import compile_and_compare, make_model, ops_of, ort_run
 from kernel_harness import run
 
@@ -49,11 +47,7 @@ def test_bn_activation_kernel():
 
 @pytest.mark.parametrize("isa", ["avx2", "scalar"])
 def test_bn_activation_kernel_other_isas(isa):
-    code = "import test_bn_activation as t; t._bn_check(); print('ok')"
-    env = dict(os.environ, ACL_SIM_KERNEL_ISA=isa)
-    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0 and "ok" in r.stdout, r.stderr
+    run_check_in_child("test_bn_activation", "_bn_check()", ACL_SIM_KERNEL_ISA=isa)
 
 
 def _bn_params(rng, c):

@@ -3,15 +3,13 @@
 packed weights (node cache), so every case runs as a compiled one-node model, against float64 NumPy: ragged
 panels (M % 8), K slices, batch, groups, residual and activation epilogues, and a windowed conv whose
 padded-pitch positions split that way; under AVX2 (no packed kernels) the same models must still agree."""
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 from onnx import helper
 
 from acl_sim import _core
+from conftest import run_check_in_child
 from atc_util import compile_and_compare, make_model
 from kernel_harness import assert_close_accum, conv_ref, randn
 
@@ -64,12 +62,5 @@ def test_direct_packed_strips(tmp_path):
 
 @pytest.mark.parametrize("threads", ["1", "avx2"])
 def test_direct_packed_one_thread_and_avx2(tmp_path, threads):
-    env = dict(os.environ)
-    if threads == "avx2":
-        env["ACL_SIM_KERNEL_ISA"] = "avx2"
-    else:
-        env["ACL_SIM_HOST_THREADS"] = "1"
-    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
-    code = f"import pathlib, test_conv_direct_packed as t; t._check_cases(pathlib.Path({str(tmp_path)!r})); print('ok')"
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0 and "ok" in r.stdout, r.stderr
+    setting = {"ACL_SIM_KERNEL_ISA": "avx2"} if threads == "avx2" else {"ACL_SIM_HOST_THREADS": "1"}
+    run_check_in_child("test_conv_direct_packed", f"_check_cases(__import__('pathlib').Path({str(tmp_path)!r}))", **setting)

@@ -1,15 +1,13 @@
 """The pixel-major direct conv (conv_pixel_major.cpp: pixels as micro-kernel rows, output channels in the
 vector lanes, weights packed once per loaded model) against float64 NumPy: every geometry it takes, the
 epilogues, batch, both SIMD ISAs and the portable kernels, and a loaded model reusing its packed weights."""
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 from onnx import helper
 
 from acl_sim import _core
+from conftest import run_check_in_child
 from atc_util import compile_and_compare, make_model
 from kernel_harness import assert_close_accum, conv_ref, randn, run_op
 
@@ -61,11 +59,7 @@ def test_pixel_major_geometries(monkeypatch):
 
 @pytest.mark.parametrize("isa", ["avx2", "scalar"])
 def test_pixel_major_other_isas(isa):
-    code = "import test_conv_pixel_major as t; t._check_cases(); print('ok')"
-    env = dict(os.environ, ACL_SIM_KERNEL_ISA=isa, ACL_SIM_CONV_PIXEL_MAJOR="all")
-    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0 and "ok" in r.stdout, r.stderr
+    run_check_in_child("test_conv_pixel_major", "_check_cases()", ACL_SIM_KERNEL_ISA=isa, ACL_SIM_CONV_PIXEL_MAJOR="all")
 
 
 @pytest.mark.parametrize("mode", ["1", "all"], ids=["auto", "forced"])

@@ -1,14 +1,12 @@
 """Conv + Add (+ Relu) fused into one Conv with a residual input (passes/fuse_residual.py), and the
 Conv kernel's residual epilogue, against float64 NumPy and onnxruntime."""
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 from onnx import helper
 
 from acl_sim import _core
+from conftest import run_check_in_child
 from atc_util import compile_and_compare, make_model, ops_of, ort_run, pass_stats
 from kernel_harness import assert_close_accum, conv_ref, randn, run_op
 
@@ -41,16 +39,14 @@ def test_conv_residual_epilogue_other_isas(isa):
     """The same cases on the capped ISA in a fresh process (the ISA is fixed per process): on AVX2 the
     pointwise conv takes the packed GEMM, whose residual goes through the fused vector epilogue; ragged
     rows (not a multiple of 4) and a 7x7 output exercise the vector tail."""
-    code = ("import test_conv_residual as t\n"
-            "for case in [((1, 16, 7, 7), (24, 16, 3, 3), {'pads': [1, 1, 1, 1]}), ((2, 12, 9, 10), (21, 12, 1, 1), {}),\n"
-            "             ((1, 8, 11, 9), (3, 8, 3, 3), {'pads': [0, 1, 2, 1], 'strides': [2, 1]})]:\n"
-            "    for act in (None, 'Relu'):\n"
-            "        t.test_conv_residual_epilogue(*case, act)\n"
-            "print('ok')\n")
-    env = dict(os.environ, ACL_SIM_KERNEL_ISA=isa)
-    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]
+    run_check_in_child("test_conv_residual", "_other_isa_cases()", ACL_SIM_KERNEL_ISA=isa)
+
+
+def _other_isa_cases():
+    for case in [((1, 16, 7, 7), (24, 16, 3, 3), {"pads": [1, 1, 1, 1]}), ((2, 12, 9, 10), (21, 12, 1, 1), {}),
+                 ((1, 8, 11, 9), (3, 8, 3, 3), {"pads": [0, 1, 2, 1], "strides": [2, 1]})]:
+        for act in (None, "Relu"):
+            test_conv_residual_epilogue(*case, act)
 
 
 def test_conv_residual_rejects_bad_shape_and_groups():

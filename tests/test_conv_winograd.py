@@ -11,9 +11,6 @@ Tolerance: F(4x4, 3x3) in fp32 loses precision in its transforms (constants up t
 max |ours - ref| / max |ref| is 2e-6 .. 1.2e-5 on these shapes (the direct sum: ~4e-7). The bound is the
 model tolerance of tests/test_model_zoo.py, max |ours - ref| <= 1e-4 * max |ref|.
 """
-import os
-import subprocess
-import sys
 import threading
 
 import numpy as np
@@ -22,6 +19,7 @@ from onnx import helper
 
 from acl_sim._core import testing_model
 from acl_sim.compiler import compile_model
+from conftest import run_check_in_child
 from atc_util import make_model
 from kernel_harness import conv_ref, randn, run_op
 
@@ -108,11 +106,7 @@ def test_winograd_strided_and_grouped_convs_take_other_paths(monkeypatch):
 @pytest.mark.parametrize("isa", ["avx2", "scalar"])
 def test_winograd_other_isas(isa):
     # AVX2 runs its own Winograd kernels; the scalar ISA has none (=all falls back to the other paths).
-    code = "import test_conv_winograd as t; t._paths_check(); print('ok')"
-    env = dict(os.environ, ACL_SIM_KERNEL_ISA=isa, ACL_SIM_CONV_WINOGRAD="all")
-    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0 and "ok" in r.stdout, r.stderr
+    run_check_in_child("test_conv_winograd", "_paths_check()", ACL_SIM_KERNEL_ISA=isa, ACL_SIM_CONV_WINOGRAD="all")
 
 
 def _residual_model(tmp_path, name):

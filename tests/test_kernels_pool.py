@@ -1,12 +1,10 @@
 """Pooling kernels against the NumPy reference (whose ceil_mode / count_include_pad /
 storage_order semantics were checked against onnxruntime when this suite was written)."""
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
+from conftest import run_check_in_child
 from kernel_harness import BF16, assert_close_accum, conv_out_shape, pool_ref, randn, run_op, testing
 
 DTYPES = [np.float32, np.float16] + ([BF16] if BF16 is not None else [])
@@ -182,8 +180,4 @@ def test_pool_row_taps():
 
 @pytest.mark.parametrize("isa", ["avx2", "scalar"])
 def test_pool_row_taps_other_isas(isa):
-    code = "import test_kernels_pool as t; t._row_taps_check(); print('ok')"
-    env = dict(os.environ, ACL_SIM_KERNEL_ISA=isa)
-    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0 and "ok" in r.stdout, r.stderr
+    run_check_in_child("test_kernels_pool", "_row_taps_check()", ACL_SIM_KERNEL_ISA=isa)

@@ -5,15 +5,13 @@ with an activation followed by `* scale + shift`, against float64 NumPy, on ever
 Graph: PP-LCNet's Conv -> HardSwish -> Mul(s) -> Add(t) compiles to one Conv and matches
 onnxruntime on the runtime; Sub/Div forms compose; non-scalar or shared operands stay nodes.
 """
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 from onnx import helper
 
 from acl_sim._core import testing_model
+from conftest import run_check_in_child
 from atc_util import compile_and_compare, make_model, ops_of, ort_run, pass_stats
 from kernel_harness import run
 
@@ -82,11 +80,7 @@ def test_post_affine_epilogue():
 
 @pytest.mark.parametrize("isa", ["avx2", "scalar"])
 def test_post_affine_epilogue_other_isas(isa):
-    code = "import test_post_affine as t; t._epilogue_check(); print('ok')"
-    env = dict(os.environ, ACL_SIM_KERNEL_ISA=isa)
-    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0 and "ok" in r.stdout, r.stderr
+    run_check_in_child("test_post_affine", "_epilogue_check()", ACL_SIM_KERNEL_ISA=isa)
 
 
 def _lab_model(tail, inits_extra=None):
