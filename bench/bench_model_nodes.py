@@ -97,8 +97,8 @@ def main() -> None:
         c[0] += 1
         c[1] += ours
         c[2] += ref
-        rows.append([shapes, bt.ms(ours / 1e3), bt.ms(ref / 1e3), f"{ours / ref:.2f}x"])
-    table = [[k, n, bt.ms(a / 1e3), bt.ms(r / 1e3), f"{a / r:.2f}x", f"{(a - r) / 1e3:+.2f}"]
+        rows.append([shapes, bt.ms(ours / 1e6), bt.ms(ref / 1e6), f"{ours / ref:.2f}x"])
+    table = [[k, n, bt.ms(a / 1e6), bt.ms(r / 1e6), f"{a / r:.2f}x", f"{(a - r) / 1e3:+.2f}"]
              for k, (n, a, r) in sorted(cats.items())]
     print(bt.table(["convs", "nodes", "acl_sim ms", "onnxruntime ms", "ratio", "difference ms"], table))
     others = collections.defaultdict(lambda: [0.0, 0.0])
@@ -110,7 +110,7 @@ def main() -> None:
             others[t][1] += u
     print()
     print(bt.table(["other op type", "acl_sim ms", "onnxruntime ms"],
-                   [[t, bt.ms(a / 1e3), bt.ms(r / 1e3)] for t, (a, r) in sorted(others.items())]))
+                   [[t, bt.ms(a / 1e6), bt.ms(r / 1e6)] for t, (a, r) in sorted(others.items())]))
     if args.all:
         print()
         print(bt.table(["conv (X; W; ...)", "acl_sim ms", "onnxruntime ms", "ratio"], rows))
