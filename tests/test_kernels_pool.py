@@ -157,12 +157,20 @@ def _row_taps_check():
     for w in range(3, 44):
         for kind in ("max", "avg"):
             for at in ({"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]},
+                       {"kernel_shape": [3, 3], "strides": [2, 2], "ceil_mode": 1},
+                       {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [0, 1, 1, 0], "ceil_mode": 1},
                        {"kernel_shape": [2, 3], "strides": [1, 1]},
                        {"kernel_shape": [1, 2], "strides": [1, 2], "dilations": [1, 2]}):
                 x = randn(rng, (1, 2, 5, w))
                 want = _ref(kind, x, at)[0]
                 (got,) = run_op(OP[kind], [x], [want.shape], [np.float32], at)
                 np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=f"{kind} {w} {at}")
+    x = randn(rng, (2, 3, 9, 40))  # the 3x3/2 MaxPool kernel skips NaN as the row path does
+    x[0, 1, 4, 7] = x[1, 2, 0, 0] = np.nan
+    at = {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}
+    want = _ref("max", np.where(np.isnan(x), -np.inf, x), at)[0]
+    (got,) = run_op("MaxPool", [x], [want.shape], [np.float32], at)
+    np.testing.assert_array_equal(got, want.astype(np.float32))
     for kind in ("max", "avg"):
         x = randn(rng, (1, 33, 7, 7))
         x[0, 3, 2, 5] = np.nan

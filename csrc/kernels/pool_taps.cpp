@@ -80,9 +80,53 @@ ACL_SIM_TARGET_AVX2 void taps_avx2(bool is_max, float* acc, const float* r, int6
     _mm256_maskstore_ps(acc + i, k, a);
   }
 }
+
+ACL_SIM_TARGET_AVX512 void max_3x3s2_avx512(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y,
+                                            int64_t OH, int64_t OW, float* vm) {
+  const __m512 ninf = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+  const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  // vm[1 + c] = column c reduced over the window's rows; vm[0] and everything from vm[1 + IW] on is -inf.
+  const int64_t width = 2 * OW + 2 + 32;
+  for (int64_t c = 0; c < width; c += 16) _mm512_storeu_ps(vm + c, ninf);
+  const int64_t base = 1 - pl;  // window j covers vm[base + 2j .. base + 2j + 2]
+  for (int64_t oh = 0; oh < OH; ++oh) {
+    const int64_t r0 = std::max<int64_t>(0, 2 * oh - pt), r1 = std::min<int64_t>(IH, 2 * oh - pt + 3);
+    for (int64_t c = 0; c < IW; c += 16) {
+      const int64_t m = std::min<int64_t>(16, IW - c);
+      const __mmask16 k = static_cast<__mmask16>(m == 16 ? 0xffffu : (1u << m) - 1u);
+      __m512 v = ninf;
+      for (int64_t r = r0; r < r1; ++r) v = _mm512_max_ps(_mm512_mask_loadu_ps(ninf, k, x + r * IW + c), v);
+      _mm512_mask_storeu_ps(vm + 1 + c, k, v);
+    }
+    float* yrow = y + oh * OW;
+    for (int64_t j = 0; j < OW; j += 16) {
+      const float* p = vm + base + 2 * j;
+      const __m512 a = _mm512_loadu_ps(p), b = _mm512_loadu_ps(p + 16);
+      const __m512 c0 = _mm512_loadu_ps(p + 2), c1 = _mm512_loadu_ps(p + 18);
+      const __m512 e = _mm512_permutex2var_ps(a, evens, b), o = _mm512_permutex2var_ps(a, odds, b);
+      const __m512 e2 = _mm512_permutex2var_ps(c0, evens, c1);
+      const __m512 out = _mm512_max_ps(_mm512_max_ps(e, o), e2);
+      const int64_t m = std::min<int64_t>(16, OW - j);
+      _mm512_mask_storeu_ps(yrow + j, static_cast<__mmask16>(m == 16 ? 0xffffu : (1u << m) - 1u), out);
+    }
+  }
+}
 #endif
 
 }  // namespace
+
+bool max_pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y, int64_t OH,
+                              int64_t OW, float* scratch) {
+#if defined(__x86_64__)
+  if (cpu_features().isa == KernelIsa::kAvx512 && (pt == 0 || pt == 1) && (pl == 0 || pl == 1)) {
+    max_3x3s2_avx512(x, IH, IW, pt, pl, y, OH, OW, scratch);
+    return true;
+  }
+#endif
+  (void)x, (void)IH, (void)IW, (void)pt, (void)pl, (void)y, (void)OH, (void)OW, (void)scratch;
+  return false;
+}
 
 void pool_row_taps_f32(bool is_max, float* acc, const float* r, int64_t n, int64_t kw, int64_t dw, int64_t s) {
 #if defined(__x86_64__)
