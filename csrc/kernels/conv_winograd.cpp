@@ -269,7 +269,11 @@ void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeomet
   p.res = residual;
   p.act = act;
   p.mr = mk.mr;
-  const int64_t nv = std::min<int64_t>(mk.max_nv, env_int("ACL_SIM_WINO_NV", mk.max_nv));
+  // Strips of 32 tiles on AVX-512, not the widest 48: the block's transformed input and GEMM output (36 x C x
+  // strip floats each) then stay nearer L2; in light_resnet50 its 3x3 convs ran 0.97x (three A/B runs inside
+  // the model, bench_node_ab.py "X=1" "ACL_SIM_WINO_NV=2"; densenet121 unchanged).
+  const int64_t nv_default = mk.lanes == 16 ? std::min<int64_t>(2, mk.max_nv) : mk.max_nv;
+  const int64_t nv = std::min<int64_t>(mk.max_nv, env_int("ACL_SIM_WINO_NV", nv_default));
   p.W = nv * mk.lanes;
   p.kernels = mk.fn;
   // Strips per block: V (36 x C x block floats) within ~512 KiB of L2.
