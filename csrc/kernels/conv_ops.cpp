@@ -117,11 +117,16 @@ void run_conv(OpContext& ctx) {
   // Winograd by its rule, unless another path is asked for everywhere (=all) and this one is not.
   const DirectMode wmode = group == 1 ? path_mode("ACL_SIM_CONV_WINOGRAD") : DirectMode::kOff;
   const bool other_forced = pm_mode == DirectMode::kAll || mode == DirectMode::kAll;
+  // Weights repacked once per loaded model (node cache), or per call (aclop, the testing path): per call, the
+  // Winograd transform (36 x M x C, in double) and the pixel-major pack only pay off on large enough planes
+  // (single ops through run_op: 3x3 512 -> 512 at 7x7 took 3.0x onnxruntime's time packing per call, 1.1x
+  // without; 3x3 128 -> 128 at 28x28 stays faster on Winograd, 0.9-1.0x against 1.4x).
+  const bool cached = ctx.cache && ctx.input_is_weight(1);
   if (wmode != DirectMode::kOff && winograd_conv_supported(g) &&
       (wmode == DirectMode::kAll ||
-       (!other_forced && winograd_conv_preferred(g, C, M, N)))) {
+       (!other_forced && (cached || g.out_size() >= 512) && winograd_conv_preferred(g, C, M, N)))) {
     const float* u;
-    if (ctx.cache && ctx.input_is_weight(1)) {
+    if (cached) {
       u = conv_node_data(*ctx.cache)
               .winograd
               .get<PackedWeights>([&] {
@@ -145,14 +150,14 @@ void run_conv(OpContext& ctx) {
   for (int i = 0; i < g.nsp; ++i)
     pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1 && g.pad_begin[i] == 0 && g.pad_end[i] == 0;
 
-  const bool pixel_major =
-      pm_mode != DirectMode::kOff && pixel_major_conv_applies(g, cg, mg, pm_mode == DirectMode::kAll);
+  const bool pixel_major = pm_mode == DirectMode::kAll || (pm_mode != DirectMode::kOff && (cached || g.out_size() >= 1024) &&
+                                                           pixel_major_conv_applies(g, cg, mg, false));
   const bool direct =
       !pixel_major && cg > 0 && mode != DirectMode::kOff && direct_conv_applies(g, cg, mg, mode == DirectMode::kAll);
   // The pixel-major path's weight panels, every group's: once per loaded model, else per call.
   const int64_t pm_size = pixel_major ? pixel_major_packed_size(mg, K) : 0;
   const float* pm_w = nullptr;
-  if (pixel_major && ctx.cache && ctx.input_is_weight(1)) {
+  if (pixel_major && cached) {
     pm_w = conv_node_data(*ctx.cache)
                .pixel_major
                .get<PackedWeights>([&] {
@@ -171,7 +176,7 @@ void run_conv(OpContext& ctx) {
   // The direct path's packed weights (every group's), once per loaded model; outside a model it reads w in place.
   const int64_t dp_size = direct ? direct_packed_size(mg, K) : 0;
   const float* dp_w = nullptr;
-  if (direct && direct_packed_available() && ctx.cache && ctx.input_is_weight(1) &&
+  if (direct && direct_packed_available() && cached &&
       path_mode("ACL_SIM_CONV_DIRECT_PACKED") != DirectMode::kOff) {
     dp_w = conv_node_data(*ctx.cache)
                .direct
