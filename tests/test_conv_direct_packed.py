@@ -13,7 +13,7 @@ from conftest import run_check_in_child
 from atc_util import compile_and_compare, make_model
 from kernel_harness import assert_close_accum, conv_ref, randn
 
-# (X shape, W shape, conv attrs, residual Add + Relu after it)
+# (X shape, W shape, conv attrs, what follows: True = residual Add + Relu, False = Relu, or an op name / None)
 CASES = [
     ((2, 48, 7, 7), (20, 48, 1, 1), {}, False),                          # 49 = 48 + 1, panels 8 + 8 + 4, batch 2
     ((1, 300, 14, 14), (64, 300, 1, 1), {}, True),                       # 196 = 4 x 49, K = 300 in two slices
@@ -21,6 +21,8 @@ CASES = [
     ((1, 32, 9, 11), (16, 32, 1, 1), {}, False),                         # 99 = 48 + 1 + 48 + 2
     ((1, 64, 7, 7), (32, 32, 1, 1), {"group": 2}, False),                # groups: one packed block each
     ((1, 16, 9, 47), (24, 16, 3, 3), {"pads": [1, 1, 1, 1]}, True),      # pitch 49: 439 positions = 9 x 48 + 7
+    ((1, 40, 7, 7), (24, 40, 1, 1), {}, "Sigmoid"),                       # an activation the kernel leaves to the epilogue pass
+    ((1, 40, 14, 14), (16, 40, 1, 1), {}, None),                          # no activation at all
 ]
 
 
@@ -29,17 +31,23 @@ def _model(xs, ws, at, residual, rng):
     nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], **at)]
     inits = {"w": w, "b": b}
     y_shape = conv_ref(np.zeros(xs, np.float32), w, b, pads=at.get("pads"), group=at.get("group", 1)).shape
-    if residual:
+    if residual is True:
         r = randn(rng, y_shape)
         inits["r"] = r
         nodes += [helper.make_node("Add", ["c", "r"], ["s"]), helper.make_node("Relu", ["s"], ["y"])]
+    elif residual is None:
+        nodes[0].output[0] = "y"
     else:
-        nodes += [helper.make_node("Relu", ["c"], ["y"])]
+        nodes += [helper.make_node("Relu" if residual is False else residual, ["c"], ["y"])]
     model = make_model(nodes, [("x", list(xs))], [("y", list(y_shape))], inits)
 
     def ref(x):
         out = conv_ref(x, w, b, pads=at.get("pads"), group=at.get("group", 1))
-        return np.maximum(out + (inits["r"] if residual else 0), 0)
+        if residual is None:
+            return out
+        if residual == "Sigmoid":
+            return 1 / (1 + np.exp(-out))
+        return np.maximum(out + (inits["r"] if residual is True else 0), 0)
 
     return model, ref
 

@@ -314,21 +314,34 @@ void run_tile(const Plan& p, size_t index) {
   // With packed weights, nc = 48 s + r with r <= 2 s runs as s strips of 48 + 0..2 columns (r spread over them).
   const int64_t full = nc / kDirectPackedStrip, extra_cols = nc - full * kDirectPackedStrip;
   if (p.wpack && full > 0 && extra_cols <= kDirectMaxExtra * full) {
+    // Written in place (no junk columns) with at most bias, residual and ReLU: the last K slice's store applies
+    // them, and there is no epilogue pass over the tile.
+    const GemmEpilogue& gep = *p.ep;
+    const bool in_kernel = p.in_place_out && !gep.act.has_affine() &&
+                           (gep.act.kind == ActKind::kNone || gep.act.kind == ActKind::kRelu);
     for (int64_t k0 = 0; k0 < p.K; k0 += p.kc) {
       const int64_t kc = std::min(p.kc, p.K - k0);
+      const bool last_slice = k0 + kc == p.K;
       for (int64_t s = 0, j = 0; s < full; ++s) {
         const int64_t e = extra_cols * (s + 1) / full - extra_cols * s / full;
         const DirectPackedStripFn fn = direct_packed_strip_kernel(e);
         for (int64_t i = 0; i < mc; i += ks.mr) {
           const int m_valid = static_cast<int>(std::min<int64_t>(ks.mr, mc - i));
           const float* ap = p.wpack + (m0 + i) * p.K + k0 * kDirectPanelRows;
+          DirectStripEpilogue dep;
+          if (in_kernel && last_slice) {
+            dep.bias = gep.row_bias ? gep.row_bias + m0 + i : nullptr;
+            dep.residual = gep.residual ? gep.residual + (m0 + i) * ldt + n0 + j : nullptr;
+            dep.ldr = ldt;
+            dep.relu = gep.act.kind == ActKind::kRelu;
+          }
           fn(kc, ap, i + ks.mr < mc ? ap + ks.mr * p.K : nullptr, p.xp + n0 + j, p.off + k0, ct + i * ldt + j, ldt,
-             m_valid, k0 > 0);
+             m_valid, k0 > 0, in_kernel && last_slice ? &dep : nullptr);
         }
         j += kDirectPackedStrip + e;
       }
     }
-    emit(p, m0, mc, n0, nc, ct, ldt);
+    if (!in_kernel) emit(p, m0, mc, n0, nc, ct, ldt);
     return;
   }
   for (int64_t k0 = 0; k0 < p.K; k0 += p.kc) {

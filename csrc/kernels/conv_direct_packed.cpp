@@ -12,7 +12,8 @@ namespace {
 #if defined(__x86_64__)
 template <int E>
 ACL_SIM_TARGET_AVX512 void strip_avx512(int64_t kc, const float* ap, const float* next, const float* b,
-                                        const int64_t* off, float* c, int64_t ldc, int m_valid, bool accumulate) {
+                                        const int64_t* off, float* c, int64_t ldc, int m_valid, bool accumulate,
+                                        const DirectStripEpilogue* ep) {
   constexpr int MR = 8, NV = 3, W = 16;
   __m512 acc[MR][NV];
 #pragma GCC unroll 8
@@ -46,18 +47,33 @@ ACL_SIM_TARGET_AVX512 void strip_avx512(int64_t kc, const float* ap, const float
   alignas(32) float ex[E > 0 ? E : 1][MR];
 #pragma GCC unroll 2
   for (int e = 0; e < E; ++e) _mm256_store_ps(ex[e], extra[e]);
+  const __m512 zero = _mm512_setzero_ps();
 #pragma GCC unroll 8
   for (int i = 0; i < MR; ++i) {
     if (i >= m_valid) break;
     float* row = c + i * ldc;
+    const float bias = ep && ep->bias ? ep->bias[i] : 0.f;
+    const float* res = ep && ep->residual ? ep->residual + i * ep->ldr : nullptr;
 #pragma GCC unroll 3
     for (int j = 0; j < NV; ++j) {
       __m512 v = acc[i][j];
       if (accumulate) v = _mm512_add_ps(v, _mm512_loadu_ps(row + j * W));
+      if (ep) {
+        v = _mm512_add_ps(v, _mm512_set1_ps(bias));
+        if (res) v = _mm512_add_ps(v, _mm512_loadu_ps(res + j * W));
+        if (ep->relu) v = _mm512_max_ps(v, zero);
+      }
       _mm512_storeu_ps(row + j * W, v);
     }
 #pragma GCC unroll 2
-    for (int e = 0; e < E; ++e) row[NV * W + e] = accumulate ? row[NV * W + e] + ex[e][i] : ex[e][i];
+    for (int e = 0; e < E; ++e) {
+      float v = accumulate ? row[NV * W + e] + ex[e][i] : ex[e][i];
+      if (ep) {
+        v += bias + (res ? res[NV * W + e] : 0.f);
+        if (ep->relu) v = v > 0.f ? v : 0.f;
+      }
+      row[NV * W + e] = v;
+    }
   }
 }
 #endif

@@ -39,8 +39,22 @@ void direct_pack_weights(const float* w, int64_t m_rows, int64_t k, float* dst);
  * one contiguous stream per panel is too short for the hardware prefetcher to run ahead of (a 1x1 2048->512
  * conv at 7x7 took 1.2x the in-place weights' time in a model without it).
  */
+struct DirectStripEpilogue;
 using DirectPackedStripFn = void (*)(int64_t kc, const float* ap, const float* next, const float* b,
-                                     const int64_t* off, float* c, int64_t ldc, int m_valid, bool accumulate);
+                                     const int64_t* off, float* c, int64_t ldc, int m_valid, bool accumulate,
+                                     const DirectStripEpilogue* ep);
+
+/**
+ * The conv's epilogue done in registers at the strip's last K slice, before the store (ep non-null):
+ * c = max(acc + bias[i] + residual[i*ldr + j], 0 if relu). Saves the pass that re-reads the finished
+ * output tile; bias / residual are nullptr when absent.
+ */
+struct DirectStripEpilogue {
+  const float* bias = nullptr;      // the panel's rows
+  const float* residual = nullptr;  // at the strip's first column, rows ldr apart
+  int64_t ldr = 0;
+  bool relu = false;
+};
 DirectPackedStripFn direct_packed_strip_kernel(int64_t extra);
 
 }  // namespace acl_sim
