@@ -125,19 +125,13 @@ void run_conv(OpContext& ctx) {
   if (wmode != DirectMode::kOff && winograd_conv_supported(g) &&
       (wmode == DirectMode::kAll ||
        (!other_forced && (cached || g.out_size() >= 512) && winograd_conv_preferred(g, C, M, N)))) {
+    auto transform = [&](float* dst) { winograd_transform_weights(W.data(), M, C, dst); };
     const float* u;
     if (cached) {
-      u = conv_node_data(*ctx.cache)
-              .winograd
-              .get<PackedWeights>([&] {
-                PackedWeights u(static_cast<size_t>(36 * M * C));
-                winograd_transform_weights(W.data(), M, C, u.data());
-                return u;
-              })
-              .data();
+      u = packed_once(conv_node_data(*ctx.cache).winograd, static_cast<size_t>(36 * M * C), transform);
     } else {
       float* fresh = t_winograd_u.get(static_cast<size_t>(36 * M * C));
-      winograd_transform_weights(W.data(), M, C, fresh);
+      transform(fresh);
       u = fresh;
     }
     winograd_conv_f32(X.data(), N, C, g, u, M, Y.data(), bias, has_residual ? R.data() : nullptr, act);
@@ -156,21 +150,15 @@ void run_conv(OpContext& ctx) {
       !pixel_major && cg > 0 && mode != DirectMode::kOff && direct_conv_applies(g, cg, mg, mode == DirectMode::kAll);
   // The pixel-major path's weight panels, every group's: once per loaded model, else per call.
   const int64_t pm_size = pixel_major ? pixel_major_packed_size(mg, K) : 0;
+  auto pack_pixel_major = [&](float* dst) {
+    for (int64_t gi = 0; gi < group; ++gi) pixel_major_pack_weights(W.data() + gi * mg * K, mg, K, dst + gi * pm_size);
+  };
   const float* pm_w = nullptr;
   if (pixel_major && cached) {
-    pm_w = conv_node_data(*ctx.cache)
-               .pixel_major
-               .get<PackedWeights>([&] {
-                 PackedWeights pw(static_cast<size_t>(group * pm_size));
-                 for (int64_t gi = 0; gi < group; ++gi)
-                   pixel_major_pack_weights(W.data() + gi * mg * K, mg, K, pw.data() + gi * pm_size);
-                 return pw;
-               })
-               .data();
+    pm_w = packed_once(conv_node_data(*ctx.cache).pixel_major, static_cast<size_t>(group * pm_size), pack_pixel_major);
   } else if (pixel_major) {
     float* fresh = t_pixel_major_w.get(static_cast<size_t>(group * pm_size));
-    for (int64_t gi = 0; gi < group; ++gi)
-      pixel_major_pack_weights(W.data() + gi * mg * K, mg, K, fresh + gi * pm_size);
+    pack_pixel_major(fresh);
     pm_w = fresh;
   }
   // The direct path's packed weights (every group's), once per loaded model; outside a model it reads w in place.
@@ -178,15 +166,9 @@ void run_conv(OpContext& ctx) {
   const float* dp_w = nullptr;
   if (direct && direct_packed_available() && cached &&
       path_mode("ACL_SIM_CONV_DIRECT_PACKED") != DirectMode::kOff) {
-    dp_w = conv_node_data(*ctx.cache)
-               .direct
-               .get<PackedWeights>([&] {
-                 PackedWeights dw(static_cast<size_t>(group * dp_size));
-                 for (int64_t gi = 0; gi < group; ++gi)
-                   direct_pack_weights(W.data() + gi * mg * K, mg, K, dw.data() + gi * dp_size);
-                 return dw;
-               })
-               .data();
+    dp_w = packed_once(conv_node_data(*ctx.cache).direct, static_cast<size_t>(group * dp_size), [&](float* dst) {
+      for (int64_t gi = 0; gi < group; ++gi) direct_pack_weights(W.data() + gi * mg * K, mg, K, dst + gi * dp_size);
+    });
   }
   auto one = [&](int64_t n, int64_t gi, bool parallel) {
     const float* xg = X.data() + (n * C + gi * cg) * in_size;

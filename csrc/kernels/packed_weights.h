@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <memory>
 
+#include "kernels/node_cache.h"
+
 namespace acl_sim {
 
 class PackedWeights {
@@ -30,5 +32,17 @@ class PackedWeights {
   std::unique_ptr<float, Free> data_;
   size_t size_ = 0;
 };
+
+/** `floats` values written by fill(dst) into the node's cache slot once per loaded model; thread-safe. */
+template <class Fill>
+const float* packed_once(NodeCache& slot, size_t floats, Fill&& fill) {
+  return slot
+      .get<PackedWeights>([&] {
+        PackedWeights p(floats);
+        fill(p.data());
+        return p;
+      })
+      .data();
+}
 
 }  // namespace acl_sim
