@@ -112,6 +112,43 @@ ACL_SIM_TARGET_AVX512 void max_3x3s2_avx512(const float* x, int64_t IH, int64_t 
     }
   }
 }
+
+ACL_SIM_TARGET_AVX2 __m256 evens_avx2(__m256 a, __m256 b) {
+  const __m256 sh = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(sh), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
+ACL_SIM_TARGET_AVX2 __m256 odds_avx2(__m256 a, __m256 b) {
+  const __m256 sh = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(sh), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
+/** max_3x3s2_avx512 with 8 lanes. */
+ACL_SIM_TARGET_AVX2 void max_3x3s2_avx2(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y,
+                                        int64_t OH, int64_t OW, float* vm) {
+  const __m256 ninf = _mm256_set1_ps(-std::numeric_limits<float>::infinity());
+  const int64_t width = 2 * OW + 2 + 32;
+  for (int64_t c = 0; c < width; c += 8) _mm256_storeu_ps(vm + c, ninf);
+  const int64_t base = 1 - pl;
+  for (int64_t oh = 0; oh < OH; ++oh) {
+    const int64_t r0 = std::max<int64_t>(0, 2 * oh - pt), r1 = std::min<int64_t>(IH, 2 * oh - pt + 3);
+    for (int64_t c = 0; c < IW; c += 8) {
+      const __m256i k = avx2_mask(std::min<int64_t>(8, IW - c));
+      __m256 v = ninf;
+      for (int64_t r = r0; r < r1; ++r)
+        v = _mm256_max_ps(_mm256_blendv_ps(ninf, _mm256_maskload_ps(x + r * IW + c, k), _mm256_castsi256_ps(k)), v);
+      _mm256_maskstore_ps(vm + 1 + c, k, v);
+    }
+    float* yrow = y + oh * OW;
+    for (int64_t j = 0; j < OW; j += 8) {
+      const float* p = vm + base + 2 * j;
+      const __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
+      const __m256 e2 = evens_avx2(_mm256_loadu_ps(p + 2), _mm256_loadu_ps(p + 10));
+      const __m256 out = _mm256_max_ps(_mm256_max_ps(evens_avx2(a, b), odds_avx2(a, b)), e2);
+      _mm256_maskstore_ps(yrow + j, avx2_mask(std::min<int64_t>(8, OW - j)), out);
+    }
+  }
+}
 #endif
 
 }  // namespace
@@ -119,9 +156,12 @@ ACL_SIM_TARGET_AVX512 void max_3x3s2_avx512(const float* x, int64_t IH, int64_t 
 bool max_pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y, int64_t OH,
                               int64_t OW, float* scratch) {
 #if defined(__x86_64__)
-  if (cpu_features().isa == KernelIsa::kAvx512 && (pt == 0 || pt == 1) && (pl == 0 || pl == 1)) {
-    max_3x3s2_avx512(x, IH, IW, pt, pl, y, OH, OW, scratch);
-    return true;
+  if ((pt == 0 || pt == 1) && (pl == 0 || pl == 1)) {
+    switch (cpu_features().isa) {
+      case KernelIsa::kAvx512: max_3x3s2_avx512(x, IH, IW, pt, pl, y, OH, OW, scratch); return true;
+      case KernelIsa::kAvx2: max_3x3s2_avx2(x, IH, IW, pt, pl, y, OH, OW, scratch); return true;
+      default: break;
+    }
   }
 #endif
   (void)x, (void)IH, (void)IW, (void)pt, (void)pl, (void)y, (void)OH, (void)OW, (void)scratch;

@@ -22,7 +22,7 @@ void pool_row_taps_f32(bool is_max, float* acc, const float* r, int64_t n, int64
  * skipped. Separable: per output row the three input rows are reduced into one (a padded row in scratch,
  * IW + 64 floats), whose even / odd columns give the outputs 16 at a time: 3 + 3 values per output instead
  * of 9, no call per tap (resnet's stem pool took 5x onnxruntime's time on the generic row path).
- * False when this host has no such kernel (AVX-512 only), and nothing is written.
+ * False when this host has no such kernel (AVX-512, AVX2), and nothing is written.
  */
 bool max_pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y, int64_t OH,
                               int64_t OW, float* scratch);
