@@ -7,13 +7,13 @@
 // weights are read in place (row-major [M, K], as the GEMM's direct-A path).
 #include "kernels/conv_direct.h"
 
-#include "kernels/conv_direct_packed.h"
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
 #include "executor/thread_pool.h"
+#include "kernels/conv_direct_packed.h"
 #include "kernels/cpu_features.h"
 #include "kernels/epilogue.h"
 #include "kernels/gemm_blocking.h"
@@ -542,7 +542,7 @@ void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g,
   p.Nq = (p.OH - 1) * p.pitch + p.OW;
   p.in_place_out = p.pitch == p.OW;
   p.w = w;
-  p.wpack = ks.mr == kDirectPanelRows && ks.lanes * ks.max_nv == kDirectPackedStrip ? packed_w : nullptr;
+  p.wpack = packed_w;
   p.y = y;
   p.ep = &ep;
   p.xp = in.xp;

@@ -48,8 +48,8 @@ DirectInput prepare_direct_input(const float* x, int64_t channels, const Spatial
  * y[m, p] = act(sum_k w[m, k] * im2col(x)[k, p] + ep.row_bias[m] + ep.residual[m, p]) for one image and group:
  * x is `channels` planes [channels, in...], w is [m_rows, channels * kernel] row-major, y and ep.residual are
  * [m_rows, out_size]. Runs on the caller plus the pool (only the caller when parallel is false). packed_w, when
- * given, is w packed by direct_pack_weights (conv_direct_packed.h): tiles whose columns split into 48-column
- * strips plus 1-2 extra columns each then run the packed strip kernels, with no narrow last strip.
+ * given (only where direct_packed_available()), is w packed by direct_pack_weights (conv_direct_packed.h): tiles
+ * whose columns split into 48-column strips plus 1-2 extra columns each then run the packed strip kernels.
  */
 void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* w, int64_t m_rows,
                      float* y, const GemmEpilogue& ep, bool parallel, const float* packed_w = nullptr);

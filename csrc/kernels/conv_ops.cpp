@@ -144,8 +144,9 @@ void run_conv(OpContext& ctx) {
   for (int i = 0; i < g.nsp; ++i)
     pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1 && g.pad_begin[i] == 0 && g.pad_end[i] == 0;
 
-  const bool pixel_major = pm_mode == DirectMode::kAll || (pm_mode != DirectMode::kOff && (cached || g.out_size() >= 1024) &&
-                                                           pixel_major_conv_applies(g, cg, mg, false));
+  const bool pixel_major =
+      pm_mode == DirectMode::kAll ||
+      (pm_mode != DirectMode::kOff && (cached || g.out_size() >= 1024) && pixel_major_conv_applies(g, cg, mg, false));
   const bool direct =
       !pixel_major && cg > 0 && mode != DirectMode::kOff && direct_conv_applies(g, cg, mg, mode == DirectMode::kAll);
   // The pixel-major path's weight panels, every group's: once per loaded model, else per call.

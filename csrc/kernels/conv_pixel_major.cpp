@@ -213,7 +213,7 @@ bool pixel_major_conv_applies(const SpatialGeometry& g, int64_t channels, int64_
   }
   // Strided windows over many channels (resnet50's 3x3/2 at 128, 256, 512) run 0.87-0.92x of the im2col GEMM
   // in the model on AVX-512 (A/B inside light_resnet50, 2 threads, with the panel prefetch), on any plane.
-  if (strided && !pointwise && channels * g.kernel_size() >= 1024 && pixel_major_panel_width() >= 32) return true;
+  if (strided && !pointwise && channels * g.kernel_size() >= 1024 && kernels().nr >= 32) return true;
   if (pointwise || strided || channels * g.kernel_size() < 1024 || g.out_size() > 256) return false;
   // The AVX2 kernel (6 pixels x 16 channels) only gains where the others are weakest, few output channels:
   // 3x3 128->32 at 7x7 / 14x14 0.89x / 0.93x, but 3x3 512->512 at 7x7 1.12x and 3x3/2 256, 512 1.3-1.4x.

@@ -296,17 +296,15 @@ void run_pool_f32(OpContext& ctx, PoolKind kind) {
     whole_plane = whole_plane && P.out[i] == 1 && P.k[i] == P.in[i] && P.d[i] == 1 && P.pb[i] == 0 && P.pe[i] == 0;
   // 3x3/2 MaxPool on 2-D planes (resnet's stem pool) has its own separable kernel (pool_taps.h).
   const bool max_3x3s2 = kind == PoolKind::kMax && !indices && P.nsp == 2 && P.k[1] == 3 && P.k[2] == 3 &&
-                         P.s[1] == 2 && P.s[2] == 2 && P.d[1] == 1 && P.d[2] == 1;
+                         P.s[1] == 2 && P.s[2] == 2 && P.d[1] == 1 && P.d[2] == 1 &&
+                         max_pool_3x3s2_supported(P.pb[1], P.pb[2]);
   ThreadPool::instance().parallel_for(static_cast<size_t>(tasks), [&](size_t t) {
     const int64_t first = static_cast<int64_t>(t) * per_task, last = std::min(planes, first + per_task);
     if (max_3x3s2) {
-      std::vector<float> scratch(static_cast<size_t>(P.in[2] + 2 * P.out[2] + 96));
-      int64_t pl = first;
-      for (; pl < last; ++pl)
-        if (!max_pool_3x3s2_plane_f32(X.data() + pl * in_size, P.in[1], P.in[2], P.pb[1], P.pb[2],
-                                      Y.data() + pl * out_size, P.out[1], P.out[2], scratch.data()))
-          break;
-      if (pl == last) return;
+      for (int64_t pl = first; pl < last; ++pl)
+        max_pool_3x3s2_plane_f32(X.data() + pl * in_size, P.in[1], P.in[2], P.pb[1], P.pb[2], Y.data() + pl * out_size,
+                                 P.out[1], P.out[2]);
+      return;
     }
     if (whole_plane) {
       for (int64_t pl = first; pl < last; ++pl) {

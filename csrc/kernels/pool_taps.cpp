@@ -6,6 +6,7 @@
 
 #include "kernels/cpu_features.h"
 #include "kernels/gemm_simd.h"
+#include "kernels/thread_scratch.h"
 
 namespace acl_sim {
 namespace {
@@ -56,6 +57,17 @@ ACL_SIM_TARGET_AVX2 __m256i avx2_mask(int64_t m) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(m)), lane);
 }
 
+// The even / odd elements of the 16 floats a, b, in order (a two-way deinterleave).
+ACL_SIM_TARGET_AVX2 __m256 evens_avx2(__m256 a, __m256 b) {
+  const __m256 sh = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(sh), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
+ACL_SIM_TARGET_AVX2 __m256 odds_avx2(__m256 a, __m256 b) {
+  const __m256 sh = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(sh), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
 ACL_SIM_TARGET_AVX2 void taps_avx2(bool is_max, float* acc, const float* r, int64_t n, int64_t kw, int64_t dw,
                                    int64_t s) {
   for (int64_t i = 0; i < n; i += 8) {
@@ -71,9 +83,7 @@ ACL_SIM_TARGET_AVX2 void taps_avx2(bool is_max, float* acc, const float* r, int6
         const int64_t need = 2 * (m - 1) + 1;
         const __m256 lo = _mm256_maskload_ps(p, avx2_mask(std::min<int64_t>(8, need)));
         const __m256 hi = _mm256_maskload_ps(p + 8, avx2_mask(need - 8));
-        // [lo0 lo2 hi0 hi2 | lo4 lo6 hi4 hi6] -> lanes 0, 2, 1, 3 of 64 bits: lo0 lo2 lo4 lo6 hi0 hi2 hi4 hi6.
-        const __m256 sh = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
-        v = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(sh), _MM_SHUFFLE(3, 1, 2, 0)));
+        v = evens_avx2(lo, hi);
       }
       a = is_max ? _mm256_max_ps(v, a) : _mm256_add_ps(a, v);
     }
@@ -113,16 +123,6 @@ ACL_SIM_TARGET_AVX512 void max_3x3s2_avx512(const float* x, int64_t IH, int64_t 
   }
 }
 
-ACL_SIM_TARGET_AVX2 __m256 evens_avx2(__m256 a, __m256 b) {
-  const __m256 sh = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
-  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(sh), _MM_SHUFFLE(3, 1, 2, 0)));
-}
-
-ACL_SIM_TARGET_AVX2 __m256 odds_avx2(__m256 a, __m256 b) {
-  const __m256 sh = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
-  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(sh), _MM_SHUFFLE(3, 1, 2, 0)));
-}
-
 /** max_3x3s2_avx512 with 8 lanes. */
 ACL_SIM_TARGET_AVX2 void max_3x3s2_avx2(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y,
                                         int64_t OH, int64_t OW, float* vm) {
@@ -153,19 +153,27 @@ ACL_SIM_TARGET_AVX2 void max_3x3s2_avx2(const float* x, int64_t IH, int64_t IW, 
 
 }  // namespace
 
-bool max_pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y, int64_t OH,
-                              int64_t OW, float* scratch) {
+bool max_pool_3x3s2_supported(int64_t pt, int64_t pl) {
 #if defined(__x86_64__)
-  if ((pt == 0 || pt == 1) && (pl == 0 || pl == 1)) {
-    switch (cpu_features().isa) {
-      case KernelIsa::kAvx512: max_3x3s2_avx512(x, IH, IW, pt, pl, y, OH, OW, scratch); return true;
-      case KernelIsa::kAvx2: max_3x3s2_avx2(x, IH, IW, pt, pl, y, OH, OW, scratch); return true;
-      default: break;
-    }
-  }
-#endif
-  (void)x, (void)IH, (void)IW, (void)pt, (void)pl, (void)y, (void)OH, (void)OW, (void)scratch;
+  const KernelIsa isa = cpu_features().isa;
+  return (isa == KernelIsa::kAvx512 || isa == KernelIsa::kAvx2) && (pt == 0 || pt == 1) && (pl == 0 || pl == 1);
+#else
+  (void)pt, (void)pl;
   return false;
+#endif
+}
+
+void max_pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y, int64_t OH,
+                              int64_t OW) {
+#if defined(__x86_64__)
+  // The reduced row, padded: vm[0] and vm[1 + IW ..] stay -inf; the kernels read up to 2 * OW + 34 floats.
+  thread_local Scratch<float> t_rows;
+  float* vm = t_rows.get(static_cast<size_t>(std::max(IW + 1, 2 * OW + 34) + 16));
+  if (cpu_features().isa == KernelIsa::kAvx512) max_3x3s2_avx512(x, IH, IW, pt, pl, y, OH, OW, vm);
+  else max_3x3s2_avx2(x, IH, IW, pt, pl, y, OH, OW, vm);
+#else
+  (void)x, (void)IH, (void)IW, (void)pt, (void)pl, (void)y, (void)OH, (void)OW;
+#endif
 }
 
 void pool_row_taps_f32(bool is_max, float* acc, const float* r, int64_t n, int64_t kw, int64_t dw, int64_t s) {

@@ -16,16 +16,19 @@ namespace acl_sim {
  */
 void pool_row_taps_f32(bool is_max, float* acc, const float* r, int64_t n, int64_t kw, int64_t dw, int64_t s);
 
+/** True when max_pool_3x3s2_plane_f32 runs here: this host has its kernel (AVX-512, AVX2) and pt, pl are 0 or 1. */
+bool max_pool_3x3s2_supported(int64_t pt, int64_t pl);
+
 /**
- * MaxPool 3x3, stride 2, dilation 1 over one plane x [IH, IW] into y [OH, OW], with top / left pads pt, pl in
- * {0, 1}; windows past the bottom or right edge are clipped (a window of only padding gives -inf); NaN is
- * skipped. Separable: per output row the three input rows are reduced into one (a padded row in scratch,
- * IW + 64 floats), whose even / odd columns give the outputs 16 at a time: 3 + 3 values per output instead
- * of 9, no call per tap (resnet's stem pool took 5x onnxruntime's time on the generic row path).
- * False when this host has no such kernel (AVX-512, AVX2), and nothing is written.
+ * MaxPool 3x3, stride 2, dilation 1 over one plane x [IH, IW] into y [OH, OW], with top / left pads pt, pl
+ * (max_pool_3x3s2_supported); windows past the bottom or right edge are clipped (a window of only padding
+ * gives -inf); NaN is skipped. Separable: per output row the three input rows are reduced into one padded
+ * row (this thread's scratch), whose even / odd columns give the outputs a vector at a time: 3 + 3 values
+ * per output instead of 9, no call per tap (resnet's stem pool took 5x onnxruntime's time on the generic
+ * row path).
  */
-bool max_pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y, int64_t OH,
-                              int64_t OW, float* scratch);
+void max_pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y, int64_t OH,
+                              int64_t OW);
 
 /** Sum / max of x[0..n) for a window that is the whole plane (a NaN is skipped by the max). */
 float plane_sum_f32(const float* x, int64_t n);
