@@ -37,6 +37,7 @@ CASES = [
     ((1, 24, 57, 5), 70, [1, 0, 1, 2]),      # tall and narrow
     ((1, 20, 28, 28), 24, [1, 1, 1, 1]),     # 49 tiles: the last block takes the 49th (AVX-512: 48 + 1)
     ((2, 12, 28, 28), 16, [1, 1, 1, 1]),     # 98 tiles = 2 x 48 + 2
+    ((3, 20, 14, 14), 36, [1, 1, 1, 1]),     # 3 images of 16 tiles: tile-major vectors span images
 ]
 
 
@@ -107,6 +108,15 @@ def test_winograd_strided_and_grouped_convs_take_other_paths(monkeypatch):
 def test_winograd_other_isas(isa):
     # AVX2 runs its own Winograd kernels; the scalar ISA has none (=all falls back to the other paths).
     run_check_in_child("test_conv_winograd", "_paths_check()", ACL_SIM_KERNEL_ISA=isa, ACL_SIM_CONV_WINOGRAD="all")
+
+
+@pytest.mark.parametrize("isa", ["avx512", "avx2"])
+@pytest.mark.parametrize("layout", ["0", "1"], ids=["row", "tile_major"])
+def test_winograd_prepared_layouts(isa, layout):
+    # Both prepared-input layouts on every case, whichever the rule would pick: row mode (a vector holds tiles
+    # of one tile row) and tile-major (vectors span tile rows and images; outputs stored per tile row).
+    run_check_in_child("test_conv_winograd", "_paths_check()", ACL_SIM_KERNEL_ISA=isa, ACL_SIM_CONV_WINOGRAD="all",
+                       ACL_SIM_WINO_TILE_MAJOR=layout)
 
 
 def _residual_model(tmp_path, name):

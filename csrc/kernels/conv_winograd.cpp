@@ -8,6 +8,10 @@
 // Layouts. The input is first padded and split by column phase (column 4u + m
 // of the padded plane at [m][u]), so the six columns a run of horizontally
 // adjacent tiles reads are six contiguous vectors, one tile per SIMD lane.
+// On narrow planes (a tile row under 3/4 of its vectors) the input is instead
+// laid out tile-major, the 36 patch values of each tile as 36 rows over the
+// image's tiles, so vectors run across tile rows (resnet50's 3x3 convs at
+// 28x28 / 14x14: 0.93x / 0.85x one-node, 0.94x over its 3x3 convs in the model).
 // The transforms run on such vectors: the input transform writes V_xi in the
 // packed-B layout of the GEMM micro-kernels (strips of W tiles, C rows each),
 // the GEMMs read U_xi in place (row-major [M, C], the micro-kernels' direct-A
@@ -50,7 +54,12 @@ struct Plan {
   int64_t N, C, M;
   int64_t IH, IW, pt, pl, OH, OW;
   int64_t TH, TW, T1, T;  // tile rows / columns per image, tiles per image, tiles in all
-  int64_t U, R, PS;       // prepared plane: R rows of 4 phases of U columns; PS floats
+  int64_t U, R, PS;       // prepared plane: R rows of 4 phases of U columns (row mode); PS floats
+  // Tile-major mode: the prepared plane is the 36 patch values of every tile, [xi][tile], so a vector holds
+  // consecutive tiles across tile rows (narrow planes, where a tile row fills few lanes: 28x28 is 7 tiles per
+  // row, 7 of 16 AVX-512 lanes in row mode). Row mode keeps the input's size; this one is 36/16 of it.
+  bool tile_major;
+  int64_t in_off[kXi];    // patch value (row k, column c) of lane 0 at base + in_off[6k + c] (see input_run)
   const float* xs;
   const float* u;
   float* y;
@@ -69,13 +78,13 @@ struct Run {
   int off, len;
 };
 
-/** Calls f(run) for the block's tiles [j0, j1) cut at vector groups and tile rows. */
+/** Calls f(run) for the block's tiles [j0, j1) cut at vector groups, images and (row mode) tile rows. */
 template <class F>
 inline void for_each_run(const Plan& p, int lanes, int64_t j0, int64_t j1, F&& f) {
   for (int64_t j = j0; j < j1;) {
     const int64_t n = j / p.T1, rem = j % p.T1, th = rem / p.TW, tw = rem % p.TW;
     const int64_t jj = j - j0, off = jj % lanes;
-    const int64_t len = std::min({lanes - off, p.TW - tw, j1 - j});
+    const int64_t len = std::min({lanes - off, p.tile_major ? p.T1 - rem : p.TW - tw, j1 - j});
     f(Run{n, th, tw, jj - off, static_cast<int>(off), static_cast<int>(len)});
     j += len;
   }
@@ -163,8 +172,16 @@ struct I {
 void prepare_input(const float* x, Plan& p, int64_t threads, bool avx512) {
   float* xs = t_prep.get(static_cast<size_t>(p.N * p.C * p.PS));
   auto plane = [&](int64_t nc) {
-    if (avx512) isa512::prepare_plane(p, x + nc * p.IH * p.IW, xs + nc * p.PS);
-    else isa256::prepare_plane(p, x + nc * p.IH * p.IW, xs + nc * p.PS);
+    const float* src = x + nc * p.IH * p.IW;
+    float* dst = xs + nc * p.PS;
+    if (p.tile_major) {
+      if (avx512) isa512::prepare_plane_tiles(p, src, dst);
+      else isa256::prepare_plane_tiles(p, src, dst);
+    } else if (avx512) {
+      isa512::prepare_plane(p, src, dst);
+    } else {
+      isa256::prepare_plane(p, src, dst);
+    }
   };
   const int64_t planes = p.N * p.C;
   if (threads > 1 && planes * p.PS >= (1 << 16)) {
@@ -262,7 +279,15 @@ void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeomet
   p.T = N * p.T1;
   p.U = p.TW + 1;
   p.R = 4 * p.TH + 2;
-  p.PS = p.R * 4 * p.U;
+  // Tile-major where a tile row fills under 3/4 of its vectors (AVX-512: 28x28 and 14x14 planes, 7 and 4
+  // tiles per row; AVX2: 14x14); ACL_SIM_WINO_TILE_MAJOR=0 / 1 forces either, for A/B and the tests.
+  const int64_t lanes = mk.lanes;
+  const char* tm_env = std::getenv("ACL_SIM_WINO_TILE_MAJOR");
+  p.tile_major = tm_env && *tm_env ? std::strcmp(tm_env, "1") == 0 : 4 * p.TW < 3 * ceil_div(p.TW, lanes) * lanes;
+  p.PS = p.tile_major ? kXi * p.T1 : p.R * 4 * p.U;
+  for (int k = 0; k < 6; ++k)
+    for (int c = 0; c < 6; ++c)
+      p.in_off[6 * k + c] = p.tile_major ? (6 * k + c) * p.T1 : k * 4 * p.U + (c & 3) * p.U + (c >> 2);
   p.u = u;
   p.y = y;
   p.bias = bias;
