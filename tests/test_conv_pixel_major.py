@@ -28,6 +28,7 @@ CASES = [
     ((1, 12, 8, 8), (24, 3, 3, 3), {"group": 4, "pads": [1, 1, 1, 1]}),
     ((1, 300, 5, 16), (100, 300, 1, 1), {}),                               # long K, 100 = 3 x 32 + 4 channels
     ((1, 40, 9, 40), (96, 40, 3, 3), {"pads": [1, 1, 1, 1]}),              # K = 360, rows of 40 = 14 + 13 + 13
+    ((1, 20, 11, 75), (40, 20, 3, 3), {"strides": [2, 2], "pads": [1, 0, 0, 1]}),  # stride-2 phases of long rows
 ]
 
 
@@ -50,6 +51,10 @@ def _check_cases():
             r = randn(rng, want.shape)
             (y,) = run_op("Conv", [x, w, b, r], [want.shape], [np.float32], dict(at, activation="Relu"))
             assert_close_accum(y, np.maximum(want + r, 0), np.float32, k)
+            # An activation the tile store does not apply in registers (stored, then the epilogue pass).
+            (y,) = run_op("Conv", [x, w, b, r], [want.shape], [np.float32],
+                          dict(at, activation="LeakyRelu", activation_alpha=0.2))
+            assert_close_accum(y, np.where(want + r >= 0, want + r, 0.2 * (want + r)), np.float32, k)
 
 
 def test_pixel_major_geometries(monkeypatch):

@@ -18,6 +18,7 @@
 #include "kernels/epilogue.h"
 #include "kernels/gemm_blocking.h"
 #include "kernels/gemm_simd.h"
+#include "kernels/stride2_gather.h"
 
 namespace acl_sim {
 namespace {
@@ -492,6 +493,8 @@ DirectInput prepare_direct_input(const float* x, int64_t channels, const Spatial
           std::fill(d, d + j0, 0.f);
           if (sw == 1) {
             std::memcpy(d + j0, srow + (j0 + b - pl), static_cast<size_t>(j1 - j0) * sizeof(float));
+          } else if (sw == 2) {
+            gather_stride2_f32(srow + (j0 * 2 + b - pl), j1 - j0, d + j0);
           } else {
             for (int64_t j = j0; j < j1; ++j) d[j] = srow[j * sw + b - pl];
           }
@@ -513,13 +516,14 @@ DirectInput prepare_direct_input(const float* x, int64_t channels, const Spatial
   } else {
     in.xp = x;
   }
-  int64_t* off = t_offsets.get(static_cast<size_t>(in.K));
+  int64_t* off = t_offsets.get(static_cast<size_t>(in.K + kDirectOffsetSlack));
   for (int64_t c = 0, k = 0; c < channels; ++c)
     for (int64_t kh = 0; kh < in.KH; ++kh)
       for (int64_t kw = 0; kw < in.KW; ++kw, ++k) {
         const int64_t th = kh * dh, tw = kw * dw;
         off[k] = ((th % sh * sw + tw % sw) * channels + c) * plane + th / sh * pitch + tw / sw;
       }
+  std::fill(off + in.K, off + in.K + kDirectOffsetSlack, off[in.K - 1]);
   in.off = off;
   return in;
 }

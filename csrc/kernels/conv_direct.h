@@ -35,6 +35,8 @@ bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_r
  * of its tap in xp: output pixel (oh, ow)'s value of row k is xp[off[k] + oh * pitch + ow]. Valid until
  * this thread prepares another input. A 1-D conv is a 2-D one of height 1.
  */
+/** off[] has this many entries past K (copies of the last), so kernels may read offsets ahead to prefetch. */
+constexpr int64_t kDirectOffsetSlack = 32;
 struct DirectInput {
   const float* xp = nullptr;
   const int64_t* off = nullptr;
