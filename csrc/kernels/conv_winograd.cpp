@@ -253,9 +253,11 @@ bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int
   // In a model U streams from DRAM on every run (resnet50's 3x3 256 -> 256 at 14x14: 9.4 MB per conv, 4x
   // the weights), so which path wins there depends on the host's memory bandwidth at the time: A/B inside
   // light_resnet50 (2 threads) gave the pixel-major conv 0.87-0.92x of Winograd while the VM's neighbours
-  // loaded memory, and Winograd 0.92x of the pixel-major conv when they did not. The rule stays as measured.
+  // loaded memory, and Winograd 0.92x of the pixel-major conv when they did not. Since the pixel-major conv
+  // prefetches its input rows and stores its tiles by gathers, it takes 256 -> 256 at 14x14 at 0.85-0.97x of
+  // Winograd's time there (5 nodes, one A/B run); vgg19's 512 -> 512 at 14x14 is even (0.91-1.14x), and stays.
   const int64_t tiles = N * ceil_div(g.out[0], 4) * ceil_div(g.out[1], 4);
-  return tiles >= 32 || (tiles >= 16 && C * M >= 65536);
+  return tiles >= 32 || (tiles >= 16 && C * M >= 131072);
 }
 
 void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeometry& g, const float* u, int64_t M,
