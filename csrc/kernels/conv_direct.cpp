@@ -241,7 +241,10 @@ struct Plan {
   const float* w;
   const float* wpack;    // w as [panel][k][8] (conv_direct_packed.h), or nullptr
   float* y;
-  const GemmEpilogue* ep;
+  const GemmEpilogue* ep;  // without the residual when y holds it
+  // The residual is y's own buffer (in place): the first K slice accumulates onto y (in place out, by
+  // rows), or the copy-out adds the tile to y (tile buffer).
+  bool y_holds_residual;
   int64_t kc, widest;
   int64_t m_blocks, n_blocks;  // the tile grid: near-equal blocks of whole MR panels x whole widest strips
 };
@@ -270,6 +273,7 @@ void emit(const Plan& p, int64_t m0, int64_t rows, int64_t q0, int64_t len, cons
   const GemmEpilogue& ep = *p.ep;
   const bool finish = ep.row_bias || ep.residual || !ep.act.none();
   if (p.in_place_out && !finish) return;
+  // (A tile buffer is always copied out, also when y holds the residual and nothing else is left to apply.)
   const int64_t P = p.OH * p.OW;
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t m = m0 + r;
@@ -287,7 +291,11 @@ void emit(const Plan& p, int64_t m0, int64_t rows, int64_t q0, int64_t len, cons
       if (ow < p.OW) {
         const int64_t n = std::min(p.OW - ow, run_end - q);
         float* dst = yrow + oh * p.OW + ow;
-        std::memcpy(dst, s + (q - q0), static_cast<size_t>(n) * sizeof(float));
+        if (p.y_holds_residual) {
+          for (int64_t i = 0; i < n; ++i) dst[i] += s[q - q0 + i];
+        } else {
+          std::memcpy(dst, s + (q - q0), static_cast<size_t>(n) * sizeof(float));
+        }
         if (finish) finish_run(dst, rrow ? rrow + oh * p.OW + ow : nullptr, n, bias, ep.act);
       }
       q = run_end;
@@ -337,7 +345,7 @@ void run_tile(const Plan& p, size_t index) {
             dep.relu = gep.act.kind == ActKind::kRelu;
           }
           fn(kc, ap, i + ks.mr < mc ? ap + ks.mr * p.K : nullptr, p.xp + n0 + j, p.off + k0, ct + i * ldt + j, ldt,
-             m_valid, k0 > 0, in_kernel && last_slice ? &dep : nullptr);
+             m_valid, k0 > 0 || (p.in_place_out && p.y_holds_residual), in_kernel && last_slice ? &dep : nullptr);
         }
         j += kDirectPackedStrip + e;
       }
@@ -347,7 +355,7 @@ void run_tile(const Plan& p, size_t index) {
   }
   for (int64_t k0 = 0; k0 < p.K; k0 += p.kc) {
     const int64_t kc = std::min(p.kc, p.K - k0);
-    const bool accumulate = k0 > 0;
+    const bool accumulate = k0 > 0 || (p.in_place_out && p.y_holds_residual);
     auto strip = [&](int64_t i, int64_t j, int64_t width) {
       const int n_valid = static_cast<int>(std::min(width, nc - j));
       const int m_valid = static_cast<int>(std::min<int64_t>(ks.mr, mc - i));
@@ -398,7 +406,7 @@ void run_tile_rows(const Plan& p, size_t index) {
         for (int64_t i = 0; i < mc; i += ks.mr) {
           const int m_valid = static_cast<int>(std::min<int64_t>(ks.mr, mc - i));
           fn(kc, p.w + (m0 + i) * p.K + k0, p.K, p.xp + r * p.pitch + j, p.off + k0, p.y + (m0 + i) * P + r * p.OW + j,
-             P, m_valid, n_valid, k0 > 0);
+             P, m_valid, n_valid, k0 > 0 || p.y_holds_residual);
         }
         j += width;
       }
@@ -548,7 +556,10 @@ void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g,
   p.w = w;
   p.wpack = packed_w;
   p.y = y;
-  p.ep = &ep;
+  GemmEpilogue own_ep = ep;
+  p.y_holds_residual = ep.residual != nullptr && ep.residual == y;
+  if (p.y_holds_residual) own_ep.residual = nullptr;
+  p.ep = &own_ep;
   p.xp = in.xp;
   p.off = in.off;
   const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;

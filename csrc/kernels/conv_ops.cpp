@@ -2,7 +2,12 @@
 // auto_pad) with the fused bias + activation epilogue.
 //
 // An optional fourth input (ATC's fused residual Add, group 1 only) is added
-// in the same epilogue, before the activation.
+// in the same epilogue, before the activation. ATC's memory plan may give the
+// output the residual's buffer (its last use): every path then adds the
+// residual where it lies. Paths that finish per element (Winograd, the
+// pixel-major store, the tile-buffer copy-out) read it before writing the same
+// element; paths that keep partial sums in the output (the in-place direct
+// conv, the GEMM) start their first K slice by accumulating onto it.
 //
 // Paths: depthwise -> direct sliding-window kernel; 1-D/2-D convs whose rows
 // are wide enough (any kernel, stride, pads, dilation) -> direct conv reading
@@ -106,7 +111,7 @@ void run_conv(OpContext& ctx) {
   const float* bias = has_bias ? B.data() : nullptr;
 
   const int64_t cg = C / group, mg = M / group;
-  if (cg == 1 && group == C && g.nsp <= 2) {
+  if (cg == 1 && group == C && g.nsp <= 2 && !has_residual) {
     depthwise_conv_f32(X.data(), W.data(), bias, Y.data(), N, C, M, g, act);
     Y.commit();
     return;
@@ -179,15 +184,19 @@ void run_conv(OpContext& ctx) {
     ep.residual = has_residual ? R.data() + (n * M + gi * mg) * P : nullptr;
     ep.act = act;
     const MatrixRef a{W.data() + gi * mg * K, K, 1};
+    // The residual in the output buffer (in place): the GEMM accumulates onto it (beta 1).
+    GemmEpilogue gemm_ep = ep;
+    const float beta = ep.residual == yg ? 1.f : 0.f;
+    if (beta != 0.f) gemm_ep.residual = nullptr;
     if (pixel_major) {
       pixel_major_conv_f32(xg, cg, g, pm_w + gi * pm_size, mg, yg, ep, parallel);
     } else if (direct) {
       direct_conv_f32(xg, cg, g, a.data, mg, yg, ep, parallel, dp_w ? dp_w + gi * dp_size : nullptr);
     } else if (pointwise) {
-      gemm_f32(mg, P, K, 1.f, a, MatrixRef{xg, in_size, 1}, 0.f, yg, P, ep, parallel);
+      gemm_f32(mg, P, K, 1.f, a, MatrixRef{xg, in_size, 1}, beta, yg, P, gemm_ep, parallel);
     } else {
       Im2ColSource cols(xg, cg, g);
-      gemm_f32(mg, P, K, 1.f, a, cols, 0.f, yg, P, ep, parallel);
+      gemm_f32(mg, P, K, 1.f, a, cols, beta, yg, P, gemm_ep, parallel);
     }
   };
   const int64_t jobs = N * group;

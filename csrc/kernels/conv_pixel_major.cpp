@@ -83,7 +83,7 @@ ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t K, const float* xb, const int64_t* 
 /**
  * The AVX-512 tile's transposed store: channel j of the len pixels is one masked gather from tile[r][32],
  * with (residual, bias, Relu) applied in registers, in the order residual_bias_activation adds them; other
- * activations get that call on the stored row. A scalar copy plus one epilogue call per channel took 14% of
+ * activations get bias_activation on the stored row. A scalar copy plus one epilogue call per channel took 14% of
  * the kernel's time on a 3x3/2 conv over 128 channels.
  */
 ACL_SIM_TARGET_AVX512 void store_tile_avx512(const float* tile, int64_t len, int64_t channels, float* dst,
@@ -97,12 +97,13 @@ ACL_SIM_TARGET_AVX512 void store_tile_avx512(const float* tile, int64_t len, int
     __m512 v = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), k, rows, tile + j, 4);
     float* d = dst + j * P;
     const float* r = res ? res + j * P : nullptr;
+    // r may be d itself (the residual's buffer, in place): it is read before d is written.
+    if (r) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(k, r));
     if (!in_regs) {
       _mm512_mask_storeu_ps(d, k, v);
-      residual_bias_activation(d, r, static_cast<size_t>(len), bias ? bias[j] : 0.f, act);
+      bias_activation(d, static_cast<size_t>(len), bias ? bias[j] : 0.f, act);
       continue;
     }
-    if (r) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(k, r));
     if (bias) v = _mm512_add_ps(v, _mm512_set1_ps(bias[j]));
     if (relu) v = _mm512_max_ps(v, _mm512_setzero_ps());
     _mm512_mask_storeu_ps(d, k, v);
@@ -192,11 +193,9 @@ void sweep(const Plan& p, int64_t pb, int64_t b0, int64_t b1, float* tile) {
     for (int64_t j = 0; j < channels; ++j) {
       const int64_t m = m0 + j;
       float* dst = p.y + m * p.P + q;
-      for (int64_t r = 0; r < len; ++r) dst[r] = tile[r * nr + j];
-      if (ep.residual) {
-        const float* res = ep.residual + m * p.P + q;
-        for (int64_t r = 0; r < len; ++r) dst[r] += res[r];
-      }
+      // The residual may be dst itself (in place): each element is read before it is written.
+      const float* res = ep.residual ? ep.residual + m * p.P + q : nullptr;
+      for (int64_t r = 0; r < len; ++r) dst[r] = res ? tile[r * nr + j] + res[r] : tile[r * nr + j];
       bias_activation(dst, static_cast<size_t>(len), ep.row_bias ? ep.row_bias[m] : 0.f, ep.act);
     }
   }

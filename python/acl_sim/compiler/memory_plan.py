@@ -3,7 +3,10 @@
 Each intermediate tensor lives from the node that writes it to the last node
 that reads it. Eligible elementwise ops and Reshape views write their output
 over an input whose last use they are (the two tensors then share one
-buffer). Concat inputs are written by their producers straight into their
+buffer), and so does a Conv with a fused residual (ATC's fuse_residual) over
+that residual: the conv kernels add it where it already lies, as
+onnxruntime's fused Conv + Sum does, so the output buffer is not a third
+stream of cold memory (see conv_ops.cpp). Concat inputs are written by their producers straight into their
 slice of the Concat output (batch-1 slices are contiguous), so the Concat moves
 nothing: a DenseNet block's growing concatenation becomes one buffer that each
 layer appends to. A buffer is then a group of tensors at offsets inside it,
@@ -225,12 +228,16 @@ def plan(g: Graph, inplace: bool = True) -> dict:
     inplace_count = 0
     if inplace:
         for step, node in enumerate(g.nodes):
-            if node.op not in INPLACE_UNARY and node.op not in INPLACE_BINARY:
+            residual_conv = node.op == "Conv" and len(node.inputs) > 3 and bool(node.inputs[3])
+            if node.op not in INPLACE_UNARY and node.op not in INPLACE_BINARY and not residual_conv:
                 continue
             out = node.outputs[0]
             if out not in first:
                 continue
-            candidates = node.inputs[:1] if node.op in INPLACE_UNARY else node.inputs[:2]
+            if residual_conv:
+                candidates = node.inputs[3:4]
+            else:
+                candidates = node.inputs[:1] if node.op in INPLACE_UNARY else node.inputs[:2]
             for src in candidates:
                 if src not in first or sizes[src] != sizes[out] or (g.shape(src) != g.shape(out) and
                         node.op != "Reshape"):
