@@ -23,6 +23,7 @@ CASES = [
     (300, 40, (7, 9), 1, [0, 0, 0, 0], "Relu"),        # 1x1 over K = 300: two K slices in place
     (40, 32, (6, 60), 3, [1, 1, 1, 1], "LeakyRelu"),   # rows >= 48: the direct conv's by-row tiles
     (24, 48, (14, 14), 1, [0, 0, 0, 0], None),         # 196 = 4 x 49: the packed strips, no activation
+    (1, 16, (10, 10), 3, [1, 1, 1, 1], "Relu"),        # one input channel (group 1 = C: not the depthwise path)
 ]
 
 PATHS = [
