@@ -96,6 +96,11 @@ ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
       __m512 v = acc[i][j];
+      if (!kMasked || mask[j] == 0xffff) {  // unmasked where whole: AMD's masked stores are slow
+        if (accumulate) v = _mm512_add_ps(v, _mm512_loadu_ps(row + j * W));
+        _mm512_storeu_ps(row + j * W, v);
+        continue;
+      }
       if (accumulate) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask[j], row + j * W));
       _mm512_mask_storeu_ps(row + j * W, mask[j], v);
     }

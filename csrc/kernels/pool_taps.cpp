@@ -33,12 +33,13 @@ ACL_SIM_TARGET_AVX512 void taps_avx512(bool is_max, float* acc, const float* r, 
   for (int64_t i = 0; i < n; i += 16) {
     const int64_t m = std::min<int64_t>(16, n - i);
     const __mmask16 k = static_cast<__mmask16>((1u << m) - 1u);
-    __m512 a = _mm512_maskz_loadu_ps(k, acc + i);
+    const bool whole = m == 16;  // unmasked loads and stores where whole: AMD's masked ones are slow
+    __m512 a = whole ? _mm512_loadu_ps(acc + i) : _mm512_maskz_loadu_ps(k, acc + i);
     for (int64_t t = 0; t < kw; ++t) {
       const float* p = r + t * dw + i * s;
       __m512 v;
       if (s == 1) {
-        v = _mm512_maskz_loadu_ps(k, p);
+        v = whole ? _mm512_loadu_ps(p) : _mm512_maskz_loadu_ps(k, p);
       } else {
         // Elements 0, 2, ..., 2(m-1) of p: the last one read is p[2(m-1)], never past it.
         const int64_t need = 2 * (m - 1) + 1;
@@ -48,7 +49,8 @@ ACL_SIM_TARGET_AVX512 void taps_avx512(bool is_max, float* acc, const float* r, 
       }
       a = is_max ? _mm512_max_ps(v, a) : _mm512_add_ps(a, v);
     }
-    _mm512_mask_storeu_ps(acc + i, k, a);
+    if (whole) _mm512_storeu_ps(acc + i, a);
+    else _mm512_mask_storeu_ps(acc + i, k, a);
   }
 }
 
@@ -73,12 +75,13 @@ ACL_SIM_TARGET_AVX2 void taps_avx2(bool is_max, float* acc, const float* r, int6
   for (int64_t i = 0; i < n; i += 8) {
     const int64_t m = std::min<int64_t>(8, n - i);
     const __m256i k = avx2_mask(m);
-    __m256 a = _mm256_maskload_ps(acc + i, k);
+    const bool whole = m == 8;
+    __m256 a = whole ? _mm256_loadu_ps(acc + i) : _mm256_maskload_ps(acc + i, k);
     for (int64_t t = 0; t < kw; ++t) {
       const float* p = r + t * dw + i * s;
       __m256 v;
       if (s == 1) {
-        v = _mm256_maskload_ps(p, k);
+        v = whole ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, k);
       } else {
         const int64_t need = 2 * (m - 1) + 1;
         const __m256 lo = _mm256_maskload_ps(p, avx2_mask(std::min<int64_t>(8, need)));
@@ -87,7 +90,8 @@ ACL_SIM_TARGET_AVX2 void taps_avx2(bool is_max, float* acc, const float* r, int6
       }
       a = is_max ? _mm256_max_ps(v, a) : _mm256_add_ps(a, v);
     }
-    _mm256_maskstore_ps(acc + i, k, a);
+    if (whole) _mm256_storeu_ps(acc + i, a);
+    else _mm256_maskstore_ps(acc + i, k, a);
   }
 }
 
