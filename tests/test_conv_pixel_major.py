@@ -29,6 +29,9 @@ CASES = [
     ((1, 300, 5, 16), (100, 300, 1, 1), {}),                               # long K, 100 = 3 x 32 + 4 channels
     ((1, 40, 9, 40), (96, 40, 3, 3), {"pads": [1, 1, 1, 1]}),              # K = 360, rows of 40 = 14 + 13 + 13
     ((1, 20, 11, 75), (40, 20, 3, 3), {"strides": [2, 2], "pads": [1, 0, 0, 1]}),  # stride-2 phases of long rows
+    ((1, 40, 7, 7), (64, 40, 3, 3), {"pads": [1, 1, 1, 1]}),               # 7-wide rows in pairs (+ a last one)
+    ((2, 24, 10, 12), (40, 24, 3, 3), {"strides": [2, 2], "pads": [1, 1, 1, 1]}),  # 5 x 6 outputs, batch 2
+    ((1, 16, 8, 8), (33, 16, 3, 3), {"strides": [2, 2], "pads": [1, 1, 1, 1]}),    # 4 x 4: the narrowest pairs
 ]
 
 

@@ -19,14 +19,16 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /**
  * tile[r*NR + j] = sum_k xb[off[k] + r] * w[k*NR + j] for the MR pixels r of one micro-tile and the NR
- * channels j of one weight panel (w: [K][NR]).
+ * channels j of one weight panel (w: [K][NR]). Two-row kernels (AVX-512, SPLIT < MR) read pixels r >= SPLIT
+ * from the next input row instead: xb[off[k] + r + row_delta] (the others ignore row_delta).
  */
-using PixelKernelFn = void (*)(int64_t K, const float* xb, const int64_t* off, const float* w, float* tile);
+using PixelKernelFn = void (*)(int64_t K, const float* xb, const int64_t* off, const float* w, float* tile,
+                               int64_t row_delta);
 
 #if defined(__x86_64__)
-template <int MR>
+template <int MR, int SPLIT = MR>
 ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t K, const float* xb, const int64_t* off, const float* w,
-                                         float* tile) {
+                                         float* tile, int64_t row_delta) {
   __m512 acc[MR][2];
 #pragma GCC unroll 14
   for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
@@ -41,11 +43,13 @@ ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t K, const float* xb, const int64
     // which no hardware prefetcher follows (3x3/2 and 3x3 convs at 56..14: 0.95-0.97x one-node).
     const float* ahead = xb + off[k + 16];
     _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
-    _mm_prefetch(reinterpret_cast<const char*>(ahead + MR - 1), _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(ahead + SPLIT - 1), _MM_HINT_T0);
+    if (SPLIT < MR) _mm_prefetch(reinterpret_cast<const char*>(ahead + row_delta + MR - 1), _MM_HINT_T0);
+    const float* bk2 = bk + row_delta;
     const __m512 w0 = _mm512_loadu_ps(w + k * 32), w1 = _mm512_loadu_ps(w + k * 32 + 16);
 #pragma GCC unroll 14
     for (int r = 0; r < MR; ++r) {
-      const __m512 a = _mm512_set1_ps(bk[r]);
+      const __m512 a = _mm512_set1_ps(r < SPLIT ? bk[r] : bk2[r]);
       acc[r][0] = _mm512_fmadd_ps(a, w0, acc[r][0]);
       acc[r][1] = _mm512_fmadd_ps(a, w1, acc[r][1]);
     }
@@ -58,7 +62,8 @@ ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t K, const float* xb, const int64
 }
 
 template <int MR>
-ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t K, const float* xb, const int64_t* off, const float* w, float* tile) {
+ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t K, const float* xb, const int64_t* off, const float* w, float* tile,
+                                     int64_t) {
   __m256 acc[MR][2];
 #pragma GCC unroll 6
   for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
@@ -113,7 +118,7 @@ ACL_SIM_TARGET_AVX512 void store_tile_avx512(const float* tile, int64_t len, int
 
 /** Portable path (also what the SIMD kernels are tested against through the op). */
 template <int MR>
-void kernel_scalar(int64_t K, const float* xb, const int64_t* off, const float* w, float* tile) {
+void kernel_scalar(int64_t K, const float* xb, const int64_t* off, const float* w, float* tile, int64_t) {
   float acc[MR][8] = {};
   for (int64_t k = 0; k < K; ++k) {
     const float* bk = xb + off[k];
@@ -130,16 +135,22 @@ struct PixelKernels {
   int nr;                  // channels per panel
   int max_mr;              // widest micro-tile, in pixels
   PixelKernelFn fn[kMaxMr];  // fn[mr - 1]
+  // Micro-tiles of two output rows of OW = 4..7 pixels (two_rows[OW - 1], AVX-512; null elsewhere): a 7-wide
+  // output (3x3 512->512 and 3x3/2 at 7x7) would otherwise run 7 pixels x 2 vectors, 14 accumulators
+  // (light_resnet50's three such convs: 0.86-0.87x in the model; one-node 3x3 128->32 at 7x7 0.85x).
+  PixelKernelFn two_rows[kMaxMr / 2];
 };
 
 #if defined(__x86_64__)
 template <int... I>
 PixelKernels avx512_kernels(std::integer_sequence<int, I...>) {
-  return {32, 14, {kernel_avx512<I + 1>...}};
+  return {32, 14, {kernel_avx512<I + 1>...},
+          {nullptr, nullptr, nullptr, kernel_avx512<8, 4>, kernel_avx512<10, 5>, kernel_avx512<12, 6>,
+           kernel_avx512<14, 7>}};
 }
 template <int... I>
 PixelKernels avx2_kernels(std::integer_sequence<int, I...>) {
-  return {16, 6, {kernel_avx2<I + 1>...}};
+  return {16, 6, {kernel_avx2<I + 1>...}, {}};
 }
 #endif
 
@@ -152,7 +163,7 @@ PixelKernels make_kernels() {
     default: break;
   }
 #endif
-  return {8, 4, {kernel_scalar<1>, kernel_scalar<2>, kernel_scalar<3>, kernel_scalar<4>}};
+  return {8, 4, {kernel_scalar<1>, kernel_scalar<2>, kernel_scalar<3>, kernel_scalar<4>}, {}};
 }
 
 const PixelKernels& kernels() {
@@ -165,6 +176,7 @@ struct Plan {
   DirectInput in;
   int64_t M, panels, P;
   int64_t mr, per_row, blocks;  // micro-tile width, micro-tiles per output row, micro-tiles in all
+  bool two_rows;                // micro-tiles are pairs of whole output rows (PixelKernels::two_rows)
   const float* w;
   float* y;
   const GemmEpilogue* ep;
@@ -179,9 +191,21 @@ void sweep(const Plan& p, int64_t pb, int64_t b0, int64_t b1, float* tile) {
   const GemmEpilogue& ep = *p.ep;
   const int64_t m0 = pb * nr, channels = std::min(nr, p.M - m0);
   for (int64_t b = b0; b < b1; ++b) {
-    const int64_t oh = b / p.per_row, ow0 = (b % p.per_row) * p.mr;
-    const int64_t len = std::min(p.mr, p.in.OW - ow0);
-    ks.fn[len - 1](K, p.in.xp + oh * p.in.pitch + ow0, p.in.off, wp, tile);
+    int64_t oh, ow0, len;
+    PixelKernelFn fn;
+    if (p.two_rows) {  // rows 2b and 2b + 1: consecutive in the output as well
+      oh = 2 * b;
+      ow0 = 0;
+      const bool pair = oh + 1 < p.in.OH;
+      len = pair ? 2 * p.in.OW : p.in.OW;
+      fn = pair ? ks.two_rows[p.in.OW - 1] : ks.fn[p.in.OW - 1];
+    } else {
+      oh = b / p.per_row;
+      ow0 = (b % p.per_row) * p.mr;
+      len = std::min(p.mr, p.in.OW - ow0);
+      fn = ks.fn[len - 1];
+    }
+    fn(K, p.in.xp + oh * p.in.pitch + ow0, p.in.off, wp, tile, p.in.pitch - p.in.OW);
     const int64_t q = oh * p.in.OW + ow0;
 #if defined(__x86_64__)
     if (nr == 32) {
@@ -282,6 +306,12 @@ void pixel_major_conv_f32(const float* x, int64_t channels, const SpatialGeometr
   p.mr = ceil_div(p.in.OW, p.per_row);
   p.per_row = ceil_div(p.in.OW, p.mr);
   p.blocks = p.in.OH * p.per_row;
+  p.two_rows = p.in.OW >= 4 && 2 * p.in.OW <= ks.max_mr && ks.two_rows[p.in.OW - 1] && p.in.OH >= 2;
+  if (p.two_rows) {
+    p.per_row = 1;
+    p.mr = 2 * p.in.OW;
+    p.blocks = ceil_div(p.in.OH, 2);
+  }
   p.w = packed_w;
   p.y = y;
   p.ep = &ep;
