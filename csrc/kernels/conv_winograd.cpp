@@ -196,27 +196,18 @@ void prepare_input(const float* x, Plan& p, int64_t threads, bool avx512) {
 }  // namespace
 
 void winograd_transform_weights(const float* w, int64_t M, int64_t C, float* u) {
-  static const double G[6][3] = {{1.0 / 4, 0, 0},
-                                 {-1.0 / 6, -1.0 / 6, -1.0 / 6},
-                                 {-1.0 / 6, 1.0 / 6, -1.0 / 6},
-                                 {1.0 / 24, 1.0 / 12, 1.0 / 6},
-                                 {1.0 / 24, -1.0 / 12, 1.0 / 6},
-                                 {0, 0, 1}};
   // One output channel at a time through a [36][C] row buffer: writing the 36 matrices directly would be 36
   // streams M*C floats apart, which alias in the cache when M*C is a large power of two.
   auto rows = [&](int64_t m0, int64_t m1) {
     thread_local Scratch<float> t_row;
+    thread_local Scratch<double> t_gt;
     float* row = t_row.get(static_cast<size_t>(kXi * C));
+    double* gt = t_gt.get(static_cast<size_t>(9 * C));
     for (int64_t m = m0; m < m1; ++m) {
-      for (int64_t c = 0; c < C; ++c) {
-        const float* g = w + (m * C + c) * 9;
-        double t[6][3];  // G g
-        for (int i = 0; i < 6; ++i)
-          for (int j = 0; j < 3; ++j) t[i][j] = G[i][0] * g[j] + G[i][1] * g[3 + j] + G[i][2] * g[6 + j];
-        for (int i = 0; i < 6; ++i)
-          for (int j = 0; j < 6; ++j)
-            row[(i * 6 + j) * C + c] = static_cast<float>(t[i][0] * G[j][0] + t[i][1] * G[j][1] + t[i][2] * G[j][2]);
-      }
+#if defined(__x86_64__)
+      if (cpu_features().isa == KernelIsa::kAvx512) isa512::transform_row(w + m * C * 9, C, gt, row);
+      else isa256::transform_row(w + m * C * 9, C, gt, row);
+#endif
       for (int64_t xi = 0; xi < kXi; ++xi)
         std::memcpy(u + (xi * M + m) * C, row + xi * C, static_cast<size_t>(C) * sizeof(float));
     }

@@ -26,7 +26,8 @@ namespace acl_sim {
 
 /** Winograd-transformed 3x3 weights: 36 row-major [M, C] matrices U_xi, xi = 6 * row + column. */
 
-/** U = G g G^T per (m, c) of weights w [M, C, 3, 3], computed in double and rounded once. Thread-safe. */
+/** U = G g G^T per (m, c) of weights w [M, C, 3, 3], computed in double and rounded once. Thread-safe; only
+ * where winograd_conv_supported (its vectorised loops are the AVX-512 / AVX2 ones). */
 void winograd_transform_weights(const float* w, int64_t M, int64_t C, float* u);
 
 /** True when g is a 2-D 3x3 window with stride 1 and dilation 1 and this host has the SIMD kernels (AVX2+). */
