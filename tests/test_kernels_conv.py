@@ -6,6 +6,7 @@ import sys
 import numpy as np
 import pytest
 
+from conftest import run_check_in_child
 from kernel_harness import (ACTIVATIONS, BF16, activation, activation_attrs, assert_close_accum, conv_out_shape, conv_ref,
                         conv_transpose_ref, randn, run_op, testing)
 
@@ -290,3 +291,42 @@ def test_conv_direct_other_isas(isa):
     env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "ok" in r.stdout, r.stderr
+
+
+# Depthwise shapes for the padded-plane SIMD path (strides 1 and 2) and the generic loop (stride 3):
+# rows of whole vectors plus tails on both ISAs, pads wider than the window, dilation, a channel
+# multiplier, 1-D, and the PP-OCR 5x5/2 at 40x40.
+DW_CASES = [
+    ((1, 120, 40, 40), (120, 1, 5, 5), {"group": 120, "pads": [2, 2, 2, 2], "strides": [2, 2]}),
+    ((2, 6, 37, 35), (6, 1, 3, 3), {"group": 6, "pads": [1, 1, 1, 1]}),
+    ((1, 4, 19, 41), (8, 1, 3, 5), {"group": 4, "pads": [3, 0, 1, 4], "strides": [2, 2], "dilations": [2, 1]}),
+    ((1, 3, 23, 50), (3, 1, 7, 7), {"group": 3, "pads": [3, 3, 3, 3], "strides": [1, 2]}),
+    ((1, 5, 17, 33), (5, 1, 3, 3), {"group": 5, "strides": [3, 3], "pads": [1, 1, 1, 1]}),
+    ((1, 4, 70), (4, 1, 5), {"group": 4, "pads": [2, 2], "strides": [2]}),
+    ((1, 2, 5, 5), (2, 1, 3, 3), {"group": 2, "pads": [4, 4, 4, 4]}),
+]
+
+
+def _depthwise_check():
+    rng = np.random.default_rng(23)
+    for xs, ws, at in DW_CASES + [c for c in CONV_CASES if c[2].get("group", 1) == c[0][1] and c[1][1] == 1]:
+        x, w, b = randn(rng, xs), randn(rng, ws), randn(rng, (ws[0],))
+        k = int(np.prod(ws[1:]))
+        want = _ref(x, w, b, at)
+        (y,) = run_op("Conv", [x, w, b], [want.shape], [np.float32], at)
+        assert_close_accum(y, want, np.float32, k)
+        (y,) = run_op("Conv", [x, w, b], [want.shape], [np.float32], dict(at, activation="Relu"))
+        assert_close_accum(y, np.maximum(want, 0), np.float32, k)
+        (y,) = run_op("Conv", [x, w], [want.shape], [np.float32], dict(at, activation="LeakyRelu",
+                                                                      activation_alpha=0.1))
+        plain = _ref(x, w, None, at)
+        assert_close_accum(y, np.where(plain >= 0, plain, 0.1 * plain), np.float32, k)
+
+
+def test_depthwise_geometries():
+    _depthwise_check()
+
+
+@pytest.mark.parametrize("isa", ["avx2", "scalar"])
+def test_depthwise_other_isas(isa):
+    run_check_in_child("test_kernels_conv", "_depthwise_check()", ACL_SIM_KERNEL_ISA=isa)

@@ -1,6 +1,8 @@
 // Direct depthwise convolution (group == C, each output channel reads one
 // input channel): a GEMM would have K = kernel size only, so a sliding-window
 // kernel over output rows is faster. Used for MobileNet / PP-OCR 3x3 and 5x5.
+// Strides 1 and 2 on AVX-512 / AVX2 pad each plane once and accumulate a
+// vector of output columns over the whole window in a register.
 #pragma once
 
 #include <cstdint>

@@ -56,6 +56,10 @@ struct V16 {
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T round(T a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT); }
   /** p * 2^n for integral n in [-127, 127]. */
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T ldexp(T p, T n) { return _mm512_scalef_ps(p, n); }
+  /** The even elements of the 32 floats a, b (a[0], a[2], ..., b[14]). */
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T evens(T a, T b) {
+    return _mm512_permutex2var_ps(a, _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30), b);
+  }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE float hsum(T v) { return _mm512_reduce_add_ps(v); }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE float hmax(T v) { return _mm512_reduce_max_ps(v); }
 };
@@ -93,6 +97,16 @@ struct V8 {
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T ldexp(T p, T n) {
     __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
     return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
+  }
+  /** The even elements of the 16 floats a, b (a[0], a[2], ..., b[6]). */
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T evens(T a, T b) {
+    const __m256 sh = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(sh), _MM_SHUFFLE(3, 1, 2, 0)));
+  }
+  /** The odd elements of the 16 floats a, b (a[1], a[3], ..., b[7]). */
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T odds(T a, T b) {
+    const __m256 sh = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(sh), _MM_SHUFFLE(3, 1, 2, 0)));
   }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE float hsum(T v) {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));

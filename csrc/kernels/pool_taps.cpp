@@ -59,16 +59,6 @@ ACL_SIM_TARGET_AVX2 __m256i avx2_mask(int64_t m) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(m)), lane);
 }
 
-// The even / odd elements of the 16 floats a, b, in order (a two-way deinterleave).
-ACL_SIM_TARGET_AVX2 __m256 evens_avx2(__m256 a, __m256 b) {
-  const __m256 sh = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
-  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(sh), _MM_SHUFFLE(3, 1, 2, 0)));
-}
-
-ACL_SIM_TARGET_AVX2 __m256 odds_avx2(__m256 a, __m256 b) {
-  const __m256 sh = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
-  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(sh), _MM_SHUFFLE(3, 1, 2, 0)));
-}
 
 ACL_SIM_TARGET_AVX2 void taps_avx2(bool is_max, float* acc, const float* r, int64_t n, int64_t kw, int64_t dw,
                                    int64_t s) {
@@ -86,7 +76,7 @@ ACL_SIM_TARGET_AVX2 void taps_avx2(bool is_max, float* acc, const float* r, int6
         const int64_t need = 2 * (m - 1) + 1;
         const __m256 lo = _mm256_maskload_ps(p, avx2_mask(std::min<int64_t>(8, need)));
         const __m256 hi = _mm256_maskload_ps(p + 8, avx2_mask(need - 8));
-        v = evens_avx2(lo, hi);
+        v = simd::V8::evens(lo, hi);
       }
       a = is_max ? _mm256_max_ps(v, a) : _mm256_add_ps(a, v);
     }
@@ -160,8 +150,8 @@ ACL_SIM_TARGET_AVX2 void max_3x3s2_avx2(const float* x, int64_t IH, int64_t IW, 
     for (int64_t j = 0; j < OW; j += 8) {
       const float* p = vm + base + 2 * j;
       const __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
-      const __m256 e2 = evens_avx2(_mm256_loadu_ps(p + 2), _mm256_loadu_ps(p + 10));
-      const __m256 out = _mm256_max_ps(_mm256_max_ps(evens_avx2(a, b), odds_avx2(a, b)), e2);
+      const __m256 e2 = simd::V8::evens(_mm256_loadu_ps(p + 2), _mm256_loadu_ps(p + 10));
+      const __m256 out = _mm256_max_ps(_mm256_max_ps(simd::V8::evens(a, b), simd::V8::odds(a, b)), e2);
       if (j + 8 <= OW) _mm256_storeu_ps(yrow + j, out);
       else _mm256_maskstore_ps(yrow + j, avx2_mask(OW - j), out);
     }

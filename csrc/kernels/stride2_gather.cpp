@@ -15,14 +15,13 @@ void gather_scalar(const float* src, int64_t n, float* dst) {
 
 #if defined(__x86_64__)
 ACL_SIM_TARGET_AVX512 void gather_avx512(const float* src, int64_t n, float* dst) {
-  const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
   int64_t j = 0;
   for (; j + 16 <= n; j += 16) {
     const float* p = src + 2 * j;
     // The last even element is p[30]: the last vector's second load stops there rather than reading p[31]
     // (masked only there: AMD's masked loads are slow).
     const __m512 hi = j + 16 < n ? _mm512_loadu_ps(p + 16) : _mm512_maskz_loadu_ps(0x7fff, p + 16);
-    _mm512_storeu_ps(dst + j, _mm512_permutex2var_ps(_mm512_loadu_ps(p), evens, hi));
+    _mm512_storeu_ps(dst + j, simd::V16::evens(_mm512_loadu_ps(p), hi));
   }
   if (j < n) gather_scalar(src + 2 * j, n - j, dst + j);
 }
@@ -33,8 +32,7 @@ ACL_SIM_TARGET_AVX2 void gather_avx2(const float* src, int64_t n, float* dst) {
     const float* p = src + 2 * j;
     const __m256i last7 = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, -1, 0);  // p[15] is not read
     const __m256 a = _mm256_loadu_ps(p), b = j + 8 < n ? _mm256_loadu_ps(p + 8) : _mm256_maskload_ps(p + 8, last7);
-    const __m256 sh = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
-    _mm256_storeu_ps(dst + j, _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(sh), _MM_SHUFFLE(3, 1, 2, 0))));
+    _mm256_storeu_ps(dst + j, simd::V8::evens(a, b));
   }
   if (j < n) gather_scalar(src + 2 * j, n - j, dst + j);
 }
