@@ -189,3 +189,26 @@ def test_pool_row_taps():
 @pytest.mark.parametrize("isa", ["avx2", "scalar"])
 def test_pool_row_taps_other_isas(isa):
     run_check_in_child("test_kernels_pool", "_row_taps_check()", ACL_SIM_KERNEL_ISA=isa)
+
+
+# MaxPool 3x3 stride 2 takes a vector kernel per ISA (pool_taps.cpp): input widths off the vector width hit
+# its scalar column tail, output widths off it the masked store, both paddings the window base; NaN taps
+# are skipped the way max_ps skips them.
+MAX3S2_SHAPES = [(1, 3, 112, 112), (2, 2, 17, 23), (1, 2, 9, 9), (1, 1, 40, 41), (1, 2, 5, 7), (1, 1, 3, 3)]
+
+
+def _max3s2_check():
+    rng = np.random.default_rng(7)
+    for xs in MAX3S2_SHAPES:
+        for pt, pl in [(0, 0), (1, 1), (1, 0), (0, 1)]:
+            at = {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [pt, pl, pt, pl]}
+            x = randn(rng, xs)
+            x.flat[rng.integers(0, x.size, 3)] = np.nan
+            want, _ = _ref("max", np.where(np.isnan(x), -np.inf, x), at)
+            (y,) = run_op("MaxPool", [x], [want.shape], [np.float32], at)
+            np.testing.assert_array_equal(y, want.astype(np.float32), err_msg=f"{xs} pads {pt},{pl}")
+
+
+@pytest.mark.parametrize("isa", ["avx512", "avx2", "scalar"])
+def test_max_pool_3x3s2_per_isa(isa):
+    run_check_in_child("test_kernels_pool", "_max3s2_check()", ACL_SIM_KERNEL_ISA=isa)

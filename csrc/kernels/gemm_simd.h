@@ -60,6 +60,10 @@ struct V16 {
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T evens(T a, T b) {
     return _mm512_permutex2var_ps(a, _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30), b);
   }
+  /** The odd elements of the 32 floats a, b (a[1], a[3], ..., b[15]). */
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T odds(T a, T b) {
+    return _mm512_permutex2var_ps(a, _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31), b);
+  }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE float hsum(T v) { return _mm512_reduce_add_ps(v); }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE float hmax(T v) { return _mm512_reduce_max_ps(v); }
 };

@@ -85,77 +85,56 @@ ACL_SIM_TARGET_AVX2 void taps_avx2(bool is_max, float* acc, const float* r, int6
   }
 }
 
-ACL_SIM_TARGET_AVX512 void max_3x3s2_avx512(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y,
-                                            int64_t OH, int64_t OW, float* vm) {
-  const __m512 ninf = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
-  const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+/**
+ * MaxPool 3x3 stride 2 over one plane: each output row first reduces its three input rows into vm, then takes
+ * the max of columns 2j, 2j + 1, 2j + 2 as evens/odds of vector pairs. Whole vectors use plain loads and
+ * stores, only the output tail is masked (AMD's masked loads and stores are slow: resnet50's stem pool on AVX2
+ * went 444 -> 137-151 us so); the few input columns past the last whole vector are reduced scalar.
+ */
+template <class V>
+__attribute__((always_inline)) inline void max_3x3s2_simd(const float* x, int64_t IH, int64_t IW, int64_t pt,
+                                                          int64_t pl, float* y, int64_t OH, int64_t OW, float* vm) {
+  using T = typename V::T;
+  constexpr int W = V::W;
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+  const T ninf = V::set1(kNegInf);
   // vm[1 + c] = column c reduced over the window's rows; vm[0] and everything from vm[1 + IW] on is -inf.
   const int64_t width = 2 * OW + 2 + 32;
-  for (int64_t c = 0; c < width; c += 16) _mm512_storeu_ps(vm + c, ninf);
+  for (int64_t c = 0; c < width; c += W) V::store(vm + c, ninf);
   const int64_t base = 1 - pl;  // window j covers vm[base + 2j .. base + 2j + 2]
   for (int64_t oh = 0; oh < OH; ++oh) {
     const int64_t r0 = std::max<int64_t>(0, 2 * oh - pt), r1 = std::min<int64_t>(IH, 2 * oh - pt + 3);
-    // Whole vectors with plain loads and stores, only the tail masked (max_3x3s2_avx2 measured 3x faster so).
     int64_t c = 0;
-    for (; c + 16 <= IW; c += 16) {
-      __m512 v = ninf;
-      for (int64_t r = r0; r < r1; ++r) v = _mm512_max_ps(_mm512_loadu_ps(x + r * IW + c), v);
-      _mm512_storeu_ps(vm + 1 + c, v);
+    for (; c + W <= IW; c += W) {
+      T v = ninf;
+      for (int64_t r = r0; r < r1; ++r) v = V::max(V::load(x + r * IW + c), v);
+      V::store(vm + 1 + c, v);
     }
-    if (c < IW) {
-      const __mmask16 k = static_cast<__mmask16>((1u << (IW - c)) - 1u);
-      __m512 v = ninf;
-      for (int64_t r = r0; r < r1; ++r) v = _mm512_max_ps(_mm512_mask_loadu_ps(ninf, k, x + r * IW + c), v);
-      _mm512_mask_storeu_ps(vm + 1 + c, k, v);
+    for (; c < IW; ++c) {
+      float v = kNegInf;
+      for (int64_t r = r0; r < r1; ++r) v = x[r * IW + c] > v ? x[r * IW + c] : v;  // max_ps's NaN rule
+      vm[1 + c] = v;
     }
     float* yrow = y + oh * OW;
-    for (int64_t j = 0; j < OW; j += 16) {
+    for (int64_t j = 0; j < OW; j += W) {
       const float* p = vm + base + 2 * j;
-      const __m512 a = _mm512_loadu_ps(p), b = _mm512_loadu_ps(p + 16);
-      const __m512 c0 = _mm512_loadu_ps(p + 2), c1 = _mm512_loadu_ps(p + 18);
-      const __m512 e = _mm512_permutex2var_ps(a, evens, b), o = _mm512_permutex2var_ps(a, odds, b);
-      const __m512 e2 = _mm512_permutex2var_ps(c0, evens, c1);
-      const __m512 out = _mm512_max_ps(_mm512_max_ps(e, o), e2);
-      if (j + 16 <= OW) _mm512_storeu_ps(yrow + j, out);
-      else _mm512_mask_storeu_ps(yrow + j, static_cast<__mmask16>((1u << (OW - j)) - 1u), out);
+      const T a = V::load(p), b = V::load(p + W);
+      const T e2 = V::evens(V::load(p + 2), V::load(p + W + 2));
+      const T out = V::max(V::max(V::evens(a, b), V::odds(a, b)), e2);
+      if (j + W <= OW) V::store(yrow + j, out);
+      else V::store_n(yrow + j, out, static_cast<int>(OW - j));
     }
   }
 }
 
-/** max_3x3s2_avx512 with 8 lanes. */
+ACL_SIM_TARGET_AVX512 void max_3x3s2_avx512(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y,
+                                            int64_t OH, int64_t OW, float* vm) {
+  max_3x3s2_simd<simd::V16>(x, IH, IW, pt, pl, y, OH, OW, vm);
+}
+
 ACL_SIM_TARGET_AVX2 void max_3x3s2_avx2(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y,
                                         int64_t OH, int64_t OW, float* vm) {
-  const __m256 ninf = _mm256_set1_ps(-std::numeric_limits<float>::infinity());
-  const int64_t width = 2 * OW + 2 + 32;
-  for (int64_t c = 0; c < width; c += 8) _mm256_storeu_ps(vm + c, ninf);
-  const int64_t base = 1 - pl;
-  for (int64_t oh = 0; oh < OH; ++oh) {
-    const int64_t r0 = std::max<int64_t>(0, 2 * oh - pt), r1 = std::min<int64_t>(IH, 2 * oh - pt + 3);
-    // Whole vectors with plain loads and stores, only the tail masked: resnet50's stem pool 444 -> 137-151 us.
-    int64_t c = 0;
-    for (; c + 8 <= IW; c += 8) {
-      __m256 v = ninf;
-      for (int64_t r = r0; r < r1; ++r) v = _mm256_max_ps(_mm256_loadu_ps(x + r * IW + c), v);
-      _mm256_storeu_ps(vm + 1 + c, v);
-    }
-    if (c < IW) {
-      const __m256i k = avx2_mask(IW - c);
-      __m256 v = ninf;
-      for (int64_t r = r0; r < r1; ++r)
-        v = _mm256_max_ps(_mm256_blendv_ps(ninf, _mm256_maskload_ps(x + r * IW + c, k), _mm256_castsi256_ps(k)), v);
-      _mm256_maskstore_ps(vm + 1 + c, k, v);
-    }
-    float* yrow = y + oh * OW;
-    for (int64_t j = 0; j < OW; j += 8) {
-      const float* p = vm + base + 2 * j;
-      const __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
-      const __m256 e2 = simd::V8::evens(_mm256_loadu_ps(p + 2), _mm256_loadu_ps(p + 10));
-      const __m256 out = _mm256_max_ps(_mm256_max_ps(simd::V8::evens(a, b), simd::V8::odds(a, b)), e2);
-      if (j + 8 <= OW) _mm256_storeu_ps(yrow + j, out);
-      else _mm256_maskstore_ps(yrow + j, avx2_mask(OW - j), out);
-    }
-  }
+  max_3x3s2_simd<simd::V8>(x, IH, IW, pt, pl, y, OH, OW, vm);
 }
 #endif
 
