@@ -9,7 +9,8 @@ while onnxruntime probes the CPU; timed calls run at full speed (gdb does not si
 
     python bench/ort_isa_cap.py -- python bench/bench_models.py --models resnet50
 
-Pair it with ACL_SIM_KERNEL_ISA=avx2 (set here by default) so both sides run AVX2 code.
+ACL_SIM_KERNEL_ISA=avx2 and OPENBLAS_CORETYPE=Haswell are set by default, so all three sides (acl_sim,
+onnxruntime, numpy's OpenBLAS) run AVX2 code.
 Needs gdb (`apt-get install gdb`).
 """
 from __future__ import annotations
@@ -96,6 +97,7 @@ def main() -> int:
         return 2
     env = dict(os.environ)
     env.setdefault("ACL_SIM_KERNEL_ISA", "avx2")
+    env.setdefault("OPENBLAS_CORETYPE", "Haswell")  # numpy's OpenBLAS (the GEMM reference) on its AVX2 kernels
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(_GDB_SCRIPT if cap else _GDB_SCRIPT.replace("set $r", "set $acl_sim_unused_r").replace("CAP = True", "CAP = False"))
         script = f.name

@@ -202,7 +202,14 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
   const MicroKernelSet& mk = *job.mk;
   const int64_t widest = job.blk.widest, kc = sg.kc, k0 = sg.k0;
   const bool accumulate = k0 > 0 || job.beta != 0.f;
-  const bool epilogue = has_epilogue(*job.ep);
+  const GemmEpilogue& gep = *job.ep;
+  // Row bias and Relu go into the kernel's stores; anything else takes the pass over the finished rows.
+  const bool in_kernel = last_slice && !gep.col_bias && !gep.residual &&
+                         (gep.act.none() || (gep.act.kind == ActKind::kRelu && !gep.act.has_affine())) &&
+                         (gep.row_bias || !gep.act.none());
+  const bool epilogue = !in_kernel && has_epilogue(gep);
+  TileEpilogue te;
+  te.relu = in_kernel && !gep.act.none();
   uint64_t private_pieces = 0;
   for (int64_t i = 0; i < mc; i += mk.mr) {
     const int m_valid = static_cast<int>(std::min<int64_t>(mk.mr, mc - i));
@@ -218,6 +225,7 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
       pack_a(*job.A, job.alpha, m0 + i, m_valid, k0, kc, mk.mr, a_pack);
       a_panel = a_pack;
     }
+    te.row_bias = in_kernel && gep.row_bias ? gep.row_bias + m0 + i : nullptr;
     float* c_row = job.C + (m0 + i) * job.ldc + sg.n0;
     for (int64_t s = 0; s < sg.nstrips; ++s) {
       const int64_t p = s / sg.g;
@@ -228,7 +236,8 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
       const float* b = ((private_pieces >> p) & 1 ? own : slot) + s * widest * kc;
       const int64_t width = s + 1 < sg.nstrips ? widest : sg.last_width;
       const int n_valid = static_cast<int>(std::min(widest, sg.nc - s * widest));
-      kernel_for(width, mk)(kc, a_panel, lda, b, c_row + s * widest, job.ldc, m_valid, n_valid, accumulate);
+      kernel_for(width, mk)(kc, a_panel, lda, b, c_row + s * widest, job.ldc, m_valid, n_valid, accumulate,
+                            in_kernel ? &te : nullptr);
     }
     if (last_slice && epilogue) apply_epilogue(job, m0 + i, m_valid, sg.n0, sg.nc);
   }

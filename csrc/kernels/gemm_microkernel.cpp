@@ -25,11 +25,19 @@ inline void prefetch_c(const float* c, int64_t ldc, int m_valid, int width) {
     for (int j = 0; j < width; j += 16) _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + j), _MM_HINT_T0);
 }
 
+/** Row i's bias, then Relu, on one stored vector (TileEpilogue). */
+template <class V>
+__attribute__((always_inline)) inline typename V::T tile_epilogue(typename V::T v, const TileEpilogue* ep, int i) {
+  if (ep->row_bias) v = V::add(v, V::set1(ep->row_bias[i]));
+  if (ep->relu) v = V::max(v, V::zero());
+  return v;
+}
+
 // The body is a macro-free template per ISA: GCC needs the target attribute on
 // the function that holds the intrinsics, and a template cannot vary it by V.
 template <int MR, int NV, bool kDirect>
 ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
-                                       int64_t ldc, int m_valid, int n_valid, bool accumulate) {
+                                       int64_t ldc, int m_valid, int n_valid, bool accumulate, const TileEpilogue* ep) {
   constexpr int W = 16;
   __m512 acc[MR][NV];
 #pragma GCC unroll 8
@@ -63,6 +71,7 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
       for (int j = 0; j < NV; ++j) {
         __m512 v = acc[i][j];
         if (accumulate) v = _mm512_add_ps(v, _mm512_loadu_ps(row + j * W));
+        if (ep) v = tile_epilogue<V16>(v, ep, i);
         _mm512_storeu_ps(row + j * W, v);
       }
     }
@@ -79,6 +88,7 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
       __mmask16 m = n >= W ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << n) - 1u);
       __m512 v = acc[i][j];
       if (accumulate) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, row + j * W));
+      if (ep) v = tile_epilogue<V16>(v, ep, i);
       _mm512_mask_storeu_ps(row + j * W, m, v);
     }
   }
@@ -86,7 +96,7 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
 
 template <int MR, int NV, bool kDirect>
 ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc,
-                                   int m_valid, int n_valid, bool accumulate) {
+                                   int m_valid, int n_valid, bool accumulate, const TileEpilogue* ep) {
   constexpr int W = 8;
   // FMA latency x throughput wants >= 8 independent chains: a tile of fewer accumulators (the 4x8
   // edge strip) keeps a second set for odd k and adds the two at the end.
@@ -147,10 +157,12 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
       __m256 v = acc[i][j];
       if (n >= W) {
         if (accumulate) v = _mm256_add_ps(v, _mm256_loadu_ps(row + j * W));
+        if (ep) v = tile_epilogue<V8>(v, ep, i);
         _mm256_storeu_ps(row + j * W, v);
       } else {
         __m256i m = V8::mask(n);
         if (accumulate) v = _mm256_add_ps(v, _mm256_maskload_ps(row + j * W, m));
+        if (ep) v = tile_epilogue<V8>(v, ep, i);
         _mm256_maskstore_ps(row + j * W, m, v);
       }
     }
@@ -160,23 +172,23 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
 // One entry per shape: the packed/in-place choice is one predictable branch per call.
 template <int MR, int NV>
 ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
-                                         int64_t ldc, int m_valid, int n_valid, bool accumulate) {
-  if (lda) body_avx512<MR, NV, true>(kc, a, lda, b, c, ldc, m_valid, n_valid, accumulate);
-  else body_avx512<MR, NV, false>(kc, a, 0, b, c, ldc, m_valid, n_valid, accumulate);
+                                         int64_t ldc, int m_valid, int n_valid, bool accumulate, const TileEpilogue* ep) {
+  if (lda) body_avx512<MR, NV, true>(kc, a, lda, b, c, ldc, m_valid, n_valid, accumulate, ep);
+  else body_avx512<MR, NV, false>(kc, a, 0, b, c, ldc, m_valid, n_valid, accumulate, ep);
 }
 
 template <int MR, int NV>
 ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc,
-                                     int m_valid, int n_valid, bool accumulate) {
-  if (lda) body_avx2<MR, NV, true>(kc, a, lda, b, c, ldc, m_valid, n_valid, accumulate);
-  else body_avx2<MR, NV, false>(kc, a, 0, b, c, ldc, m_valid, n_valid, accumulate);
+                                     int m_valid, int n_valid, bool accumulate, const TileEpilogue* ep) {
+  if (lda) body_avx2<MR, NV, true>(kc, a, lda, b, c, ldc, m_valid, n_valid, accumulate, ep);
+  else body_avx2<MR, NV, false>(kc, a, 0, b, c, ldc, m_valid, n_valid, accumulate, ep);
 }
 #endif
 
 /** Portable path: plain loops the compiler vectorises for the baseline ISA. */
 template <int MR, int NR>
 void kernel_scalar(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc, int m_valid,
-                   int n_valid, bool accumulate) {
+                   int n_valid, bool accumulate, const TileEpilogue* ep) {
   float acc[MR][NR] = {};
   for (int64_t k = 0; k < kc; ++k) {
     for (int i = 0; i < MR; ++i) {
@@ -186,7 +198,12 @@ void kernel_scalar(int64_t kc, const float* a, int64_t lda, const float* b, floa
     b += NR;
   }
   for (int i = 0; i < m_valid; ++i)
-    for (int j = 0; j < n_valid; ++j) c[i * ldc + j] = accumulate ? c[i * ldc + j] + acc[i][j] : acc[i][j];
+    for (int j = 0; j < n_valid; ++j) {
+      float v = accumulate ? c[i * ldc + j] + acc[i][j] : acc[i][j];
+      if (ep && ep->row_bias) v += ep->row_bias[i];
+      if (ep && ep->relu) v = v > 0.f ? v : 0.f;
+      c[i * ldc + j] = v;
+    }
 }
 
 MicroKernelSet make_set() {
