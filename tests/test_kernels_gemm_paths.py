@@ -1,9 +1,10 @@
 """The GEMM micro-kernel paths against float64 NumPy, on every ISA this host can run.
 
 A is read in place (row-major, alpha 1: conv weights, MatMul) or packed (transA, alpha != 1);
-ragged right edges go to the 8-wide AVX-512 tail kernel (N = 49 -> 48 + 8) or to narrower
-full-vector kernels (AVX2: 4x24 strips, then 4x16 or the 4x8 edge kernel with two accumulator sets); ragged bottom edges (M not a multiple of the kernel height) clamp the
-in-place row reads. The ISA is fixed per process, so each runs in a fresh interpreter.
+ragged right edges go to the 8-wide AVX-512 tail kernel (N = 57 -> 48 + 8 + 1) or to narrower
+full-vector kernels (AVX2: 4x24 strips, then 4x16 or the 4x8 edge kernel with two accumulator sets); a last
+single column (N = 49 -> 48 + 1, AVX2 25 -> 24 + 1) to the column kernel (dot products along k, scalar for
+packed A); ragged bottom edges (M not a multiple of the kernel height) clamp the in-place row reads. The ISA is fixed per process, so each runs in a fresh interpreter.
 With several M blocks the tiles share each packed B slot and pack it together (piece by piece);
 ACL_SIM_GEMM_MC forces that split so the shared path runs whatever the host's core count.
 """
@@ -25,7 +26,7 @@ CHECKS = textwrap.dedent("""
     # depths reach the AVX2 4x8 edge kernel's odd-k step).
     for m, k, n in [(1, 3, 49), (5, 40, 8), (7, 300, 9), (9, 257, 49), (13, 64, 57), (15, 513, 56),
                     (23, 31, 200), (8, 600, 47), (64, 576, 196), (3, 70, 100), (6, 129, 25), (10, 255, 40),
-                    (18, 33, 23), (14, 7, 31)]:
+                    (18, 33, 23), (14, 7, 31), (16, 1000, 97), (33, 130, 73), (4, 5, 1), (9, 17, 145)]:
         a, b = randn(rng, (m, k)), randn(rng, (k, n))
         (y,) = run_op("MatMul", [a, b], [(m, n)], [np.float32])
         assert_close_accum(y, f64(a) @ f64(b), np.float32, k)

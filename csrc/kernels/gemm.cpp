@@ -124,11 +124,13 @@ struct GemmJob {
 int64_t strip_width(int64_t remaining, const MicroKernelSet& mk) {
   const int64_t widest = mk.max_nv * mk.lanes;
   if (remaining >= widest) return widest;
+  if (mk.column && remaining == 1) return 1;
   if (mk.half_width && remaining <= mk.half_width) return mk.half_width;
   return round_up(remaining, mk.lanes);
 }
 
 MicroKernelFn kernel_for(int64_t width, const MicroKernelSet& mk) {
+  if (width == 1 && mk.column) return mk.column;
   return width == mk.half_width ? mk.half : mk.fn[width / mk.lanes - 1];
 }
 

@@ -169,6 +169,64 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
   }
 }
 
+/**
+ * The one-column strip (MicroKernelSet::column): c[i] = sum_k A(i, k) * b[k] for the MR rows, vectorised along k
+ * when A is read in place (its rows are contiguous in k there; two accumulator sets per row cover the FMA
+ * latency); packed A, whose k steps are MR floats apart, takes the scalar loop. The sum's order differs from
+ * the vector kernels' (lanes first), within the same accumulation error bound.
+ */
+template <class V, int MR>
+__attribute__((always_inline)) inline void column_body(int64_t kc, const float* a, int64_t lda, const float* b,
+                                                       float* c, int64_t ldc, int m_valid, bool accumulate,
+                                                       const TileEpilogue* ep) {
+  using T = typename V::T;
+  constexpr int W = V::W;
+  float sum[MR] = {};
+  if (lda) {
+    T acc[MR][2];
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) acc[i][0] = acc[i][1] = V::zero();
+    const float* rows[MR];
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) rows[i] = a + (i < m_valid ? i : m_valid - 1) * lda;
+    int64_t k = 0;
+    for (; k + 2 * W <= kc; k += 2 * W) {
+      const T b0 = V::load(b + k), b1 = V::load(b + k + W);
+#pragma GCC unroll 8
+      for (int i = 0; i < MR; ++i) {
+        acc[i][0] = V::fma(V::load(rows[i] + k), b0, acc[i][0]);
+        acc[i][1] = V::fma(V::load(rows[i] + k + W), b1, acc[i][1]);
+      }
+    }
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) {
+      sum[i] = V::hsum(V::add(acc[i][0], acc[i][1]));
+      for (int64_t kk = k; kk < kc; ++kk) sum[i] += rows[i][kk] * b[kk];
+    }
+  } else {
+    for (int64_t k = 0; k < kc; ++k)
+      for (int i = 0; i < MR; ++i) sum[i] += a[k * MR + i] * b[k];
+  }
+  for (int i = 0; i < m_valid; ++i) {
+    float v = accumulate ? c[i * ldc] + sum[i] : sum[i];
+    if (ep && ep->row_bias) v += ep->row_bias[i];
+    if (ep && ep->relu) v = v > 0.f ? v : 0.f;
+    c[i * ldc] = v;
+  }
+}
+
+template <int MR>
+ACL_SIM_TARGET_AVX512 void column_avx512(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
+                                         int64_t ldc, int m_valid, int, bool accumulate, const TileEpilogue* ep) {
+  column_body<V16, MR>(kc, a, lda, b, c, ldc, m_valid, accumulate, ep);
+}
+
+template <int MR>
+ACL_SIM_TARGET_AVX2 void column_avx2(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc,
+                                     int m_valid, int, bool accumulate, const TileEpilogue* ep) {
+  column_body<V8, MR>(kc, a, lda, b, c, ldc, m_valid, accumulate, ep);
+}
+
 // One entry per shape: the packed/in-place choice is one predictable branch per call.
 template <int MR, int NV>
 ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
@@ -211,13 +269,14 @@ MicroKernelSet make_set() {
   switch (cpu_features().isa) {
     case KernelIsa::kAvx512:
       return {"avx512 8x48", 8, 16, 3, {kernel_avx512<8, 1>, kernel_avx512<8, 2>, kernel_avx512<8, 3>, nullptr},
-              8, kernel_avx2<8, 1>, true};
+              8, kernel_avx2<8, 1>, true, column_avx512<8>};
     case KernelIsa::kAvx2:
-      return {"avx2 4x24", 4, 8, 3, {kernel_avx2<4, 1>, kernel_avx2<4, 2>, kernel_avx2<4, 3>, nullptr}, 0, nullptr, true};
+      return {"avx2 4x24", 4, 8, 3, {kernel_avx2<4, 1>, kernel_avx2<4, 2>, kernel_avx2<4, 3>, nullptr}, 0, nullptr, true,
+              column_avx2<4>};
     default: break;
   }
 #endif
-  return {"scalar 4x8", 4, 8, 1, {kernel_scalar<4, 8>, nullptr, nullptr, nullptr}, 0, nullptr, true};
+  return {"scalar 4x8", 4, 8, 1, {kernel_scalar<4, 8>, nullptr, nullptr, nullptr}, 0, nullptr, true, nullptr};
 }
 
 }  // namespace

@@ -41,6 +41,9 @@ struct MicroKernelSet {
   int half_width;          // 0, or the width of a narrower tail kernel (AVX-512: one 8-float ymm vector)
   MicroKernelFn half;      // strips of half_width floats (ragged right edges such as 49 = 48 + 1 output pixels)
   bool direct_a;           // the kernels accept lda != 0
+  MicroKernelFn column;    // null, or strips of one column (b: kc floats), as MR dot products along k: a
+                           // last column alone (49 = 48 + 1 output pixels) would otherwise cost a whole vector
+                           // kernel, whose MR broadcasts per k make it a third of a full strip's time
 };
 
 /** The best set for this host (cpu_features().isa). */
