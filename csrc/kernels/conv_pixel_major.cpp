@@ -86,44 +86,6 @@ ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t K, const float* xb, const int64_t* 
 }
 
 /**
- * kernel_avx2 for 7 pixels, the width of a 7x7 output row (and a quarter of 28, an eighth of 56): 14
- * accumulators, which leaves registers for one weight vector and the broadcast only, so the second weight
- * vector is the FMA's memory operand (inline asm: the compiler would rather keep it in a register and spill
- * an accumulator). Before it, a 7-wide row ran as 4 + 3 pixels, 8 and 6 accumulators, too few to cover the
- * FMA latency.
- */
-ACL_SIM_TARGET_AVX2 void kernel_avx2_7(int64_t K, const float* xb, const int64_t* off, const float* w, float* tile,
-                                       int64_t) {
-  constexpr int MR = 7;
-  __m256 acc[MR][2];
-#pragma GCC unroll 7
-  for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
-  for (int64_t k = 0; k < K; ++k) {
-    const float* bk = xb + off[k];
-    const float* wk = w + k * 16;
-    // As kernel_avx512: the weight panel and the input row segment 16 k ahead.
-    // (One-node 3x3 512->512 at 7x7: neutral, 0.98-1.01x; kept for the model, where the panel comes from DRAM.)
-    _mm_prefetch(reinterpret_cast<const char*>(wk + 16 * 16), _MM_HINT_T0);
-    const float* ahead = xb + off[k + 16];
-    _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
-    _mm_prefetch(reinterpret_cast<const char*>(ahead + MR - 1), _MM_HINT_T0);
-    const __m256 w0 = _mm256_loadu_ps(wk);
-#pragma GCC unroll 7
-    for (int r = 0; r < MR; ++r) {
-      const __m256 a = _mm256_broadcast_ss(bk + r);
-      acc[r][0] = _mm256_fmadd_ps(a, w0, acc[r][0]);
-      asm("vfmadd231ps %[w1], %[a], %[acc]" : [acc] "+x"(acc[r][1]) : [a] "x"(a),
-          [w1] "m"(*reinterpret_cast<const float(*)[8]>(wk + 8)));
-    }
-  }
-#pragma GCC unroll 7
-  for (int r = 0; r < MR; ++r) {
-    _mm256_storeu_ps(tile + r * 16, acc[r][0]);
-    _mm256_storeu_ps(tile + r * 16 + 8, acc[r][1]);
-  }
-}
-
-/**
  * The AVX-512 tile's transposed store: channel j of the len pixels is one masked gather from tile[r][32],
  * with (residual, bias, Relu) applied in registers, in the order residual_bias_activation adds them; other
  * activations get bias_activation on the stored row. A scalar copy plus one epilogue call per channel took 14% of
@@ -188,7 +150,7 @@ PixelKernels avx512_kernels(std::integer_sequence<int, I...>) {
 }
 template <int... I>
 PixelKernels avx2_kernels(std::integer_sequence<int, I...>) {
-  return {16, 7, {kernel_avx2<I + 1>..., kernel_avx2_7}, {}};
+  return {16, 6, {kernel_avx2<I + 1>...}, {}};
 }
 #endif
 
@@ -315,13 +277,12 @@ bool pixel_major_conv_applies(const SpatialGeometry& g, int64_t channels, int64_
     strided = strided || g.stride[i] > 1;
   }
   // Strided windows over many channels (resnet50's 3x3/2 at 128, 256, 512) run 0.87-0.92x of the im2col GEMM
-  // in the model on AVX-512 (A/B inside light_resnet50, 2 threads, with the panel prefetch), on any plane;
-  // on AVX2, since rows of 7 pixels have their own kernel (kernel_avx2_7), 0.91-0.94x.
-  if (strided && !pointwise && channels * g.kernel_size() >= 1024 && kernels().nr >= 16) return true;
+  // in the model on AVX-512 (A/B inside light_resnet50, 2 threads, with the panel prefetch), on any plane.
+  if (strided && !pointwise && channels * g.kernel_size() >= 1024 && kernels().nr >= 32) return true;
   if (pointwise || strided || channels * g.kernel_size() < 1024 || g.out_size() > 256) return false;
-  // AVX2 with kernel_avx2_7: 3x3 512->512 at 7x7 0.76-0.79x of the im2col GEMM inside light_resnet50 (before
-  // it, at 4 + 3 pixels per row, 1.12x: only few output channels gained, 3x3 128->32 at 7x7 / 14x14).
-  return kernels().nr >= 16;
+  // The AVX2 kernel (6 pixels x 16 channels) only gains where the others are weakest, few output channels:
+  // 3x3 128->32 at 7x7 / 14x14 0.89x / 0.93x, but 3x3 512->512 at 7x7 1.12x and 3x3/2 256, 512 1.3-1.4x.
+  return kernels().nr >= 32 || m_rows <= 64;
 }
 
 void pixel_major_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* packed_w,

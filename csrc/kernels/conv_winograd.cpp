@@ -247,8 +247,9 @@ bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int
   // loaded memory, and Winograd 0.92x of the pixel-major conv when they did not. Since the pixel-major conv
   // prefetches its input rows and stores its tiles by gathers, it takes 256 -> 256 at 14x14 at 0.85-0.97x of
   // Winograd's time there (5 nodes, one A/B run); vgg19's 512 -> 512 at 14x14 is even (0.91-1.14x), and stays.
-  // On AVX2 both others are slower than Winograd there (light_resnet50, AVX2: the im2col GEMM 1.6-1.75x, the
-  // pixel-major conv with its 7-pixel kernel 1.5x): 256 -> 256 stays on Winograd.
+  // On AVX2 the pixel-major conv does not take 256 output channels (conv_pixel_major.cpp; forced, it took 1.5x
+  // Winograd's time), and the im2col GEMM that would is 1.6-1.75x slower than Winograd there (light_resnet50,
+  // AVX2): 256 -> 256 stays on Winograd.
   const int64_t tiles = N * ceil_div(g.out[0], 4) * ceil_div(g.out[1], 4);
   const int64_t min_cm = cpu_features().isa == KernelIsa::kAvx512 ? 131072 : 65536;
   return tiles >= 32 || (tiles >= 16 && C * M >= min_cm);
