@@ -1,10 +1,11 @@
 """The GEMM micro-kernel paths against float64 NumPy, on every ISA this host can run.
 
 A is read in place (row-major, alpha 1: conv weights, MatMul) or packed (transA, alpha != 1);
-ragged right edges go to the 8-wide AVX-512 tail kernel (N = 57 -> 48 + 8 + 1) or to narrower
-full-vector kernels (AVX2: 4x24 strips, then 4x16 or the 4x8 edge kernel with two accumulator sets); a last
-single column (N = 49 -> 48 + 1, AVX2 25 -> 24 + 1) to the column kernel (dot products along k, scalar for
-packed A); ragged bottom edges (M not a multiple of the kernel height) clamp the in-place row reads. The ISA is fixed per process, so each runs in a fresh interpreter.
+ragged right edges go to the 8-wide AVX-512 tail kernel (N = 56 -> 48 + 8) or to narrower
+full-vector kernels (57 -> 48 + 16; AVX2: 4x24 strips, then 4x16 or the 4x8 edge kernel with two
+accumulator sets); a last single column (N = 49 -> 48 + 1, AVX2 25 -> 24 + 1) to the column kernel
+(dot products along k, scalar for packed A); ragged bottom edges (M not a multiple of the kernel
+height) clamp the in-place row reads. The ISA is fixed per process, so each runs in a fresh interpreter.
 With several M blocks the tiles share each packed B slot and pack it together (piece by piece);
 ACL_SIM_GEMM_MC forces that split so the shared path runs whatever the host's core count.
 """

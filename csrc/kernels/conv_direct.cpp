@@ -445,8 +445,9 @@ bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_r
   // 1x1 strip reads lie a whole plane apart, often map to a few L1 sets and miss again for every panel.
   if (pointwise && kernels().lanes == 8) return false;
   // On AVX-512 too for wide-output pointwise convs on planes of 28x28 and up (m_rows >= 4 x channels: resnet50's
-  // 1x1 64->256 at 56x56, 128->512 at 28x28): in light_resnet50 the GEMM took 0.92-0.99x the direct conv's time
-  // on those eight nodes; through run_op, with the direct conv's weights unpacked, 0.57x (64->256) and 0.95x.
+  // 1x1 64->256 at 56x56, 128->512 at 28x28): in light_resnet50 the GEMM took 0.88-0.99x the direct conv's time
+  // on those eight nodes (two A/B runs); through run_op, with the direct conv's weights unpacked, 0.57-0.79x
+  // (64->256) and 0.95x (128->512).
   // On smaller planes the direct conv's packed weights and folded extra columns win (14x14: GEMM 1.1-1.2x).
   if (pointwise && !strided && m_rows >= 4 * channels && g.out_size() >= 784) return false;
   // Junk columns per output row (pitch - OW) cost as much as real ones: on small planes (3x3 at 28x28

@@ -9,7 +9,8 @@
 // weights of one k as a vector, and the extra columns cost one FMA per k and
 // column (over the 8 rows) next to the strip's 24: a 49-column strip runs at
 // 48/49 of a 48-column one's speed. AVX-512 only (its 8 x 48 tile); AVX2
-// sends pointwise convs to the packed GEMM.
+// sends pointwise convs to the packed GEMM, and so does AVX-512 for wide-output
+// ones on large planes (direct_conv_applies).
 #pragma once
 
 #include <cstdint>

@@ -119,8 +119,8 @@ struct GemmJob {
 
 /**
  * Width of the strip starting at column offset j of an nc-wide tile: the widest kernel, narrowed at the
- * edge (to the half-width tail kernel when that covers the rest, so 57 columns cost 48 + 8 + 1, not 96; a
- * single last column to the column kernel, so 49 cost 48 + 1).
+ * edge (to the half-width tail kernel when that covers the rest, so 56 columns cost 48 + 8, not 64; a single
+ * last column to the column kernel, so 49 cost 48 + 1).
  */
 int64_t strip_width(int64_t remaining, const MicroKernelSet& mk) {
   const int64_t widest = mk.max_nv * mk.lanes;
