@@ -212,3 +212,26 @@ def _max3s2_check():
 @pytest.mark.parametrize("isa", ["avx512", "avx2", "scalar"])
 def test_max_pool_3x3s2_per_isa(isa):
     run_check_in_child("test_kernels_pool", "_max3s2_check()", ACL_SIM_KERNEL_ISA=isa)
+
+
+# AveragePool 2x2 stride 2 with every window inside the plane has its own vector kernel (pool_taps.cpp); odd
+# sizes leave a last row / column out (floor), widths off the vector width use its scalar tail, and the
+# variants it must leave to the generic path (ceil_mode clipping, padding) are checked alongside.
+AVG2S2_CASES = [((1, 3, 56, 56), {}), ((2, 2, 9, 13), {}), ((1, 1, 8, 34), {}), ((1, 2, 2, 2), {}),
+                ((1, 4, 7, 67), {}), ((1, 2, 9, 13), {"ceil_mode": 1}),
+                ((1, 2, 8, 10), {"pads": [0, 1, 0, 1], "count_include_pad": 1})]
+
+
+def _avg2s2_check():
+    rng = np.random.default_rng(11)
+    for xs, extra in AVG2S2_CASES:
+        at = dict({"kernel_shape": [2, 2], "strides": [2, 2]}, **extra)
+        x = randn(rng, xs)
+        want, _ = _ref("avg", x, at)
+        (y,) = run_op("AveragePool", [x], [want.shape], [np.float32], at)
+        assert_close_accum(y, want, np.float32, 4)
+
+
+@pytest.mark.parametrize("isa", ["avx512", "avx2", "scalar"])
+def test_avg_pool_2x2s2_per_isa(isa):
+    run_check_in_child("test_kernels_pool", "_avg2s2_check()", ACL_SIM_KERNEL_ISA=isa)

@@ -127,6 +127,40 @@ __attribute__((always_inline)) inline void max_3x3s2_simd(const float* x, int64_
   }
 }
 
+/**
+ * AveragePool 2x2 stride 2 over one plane whose windows all lie inside it: each output is the two input rows'
+ * even and odd columns summed in the generic row path's order (row 0's taps, then row 1's), times 1/4.
+ */
+template <class V>
+__attribute__((always_inline)) inline void avg_2x2s2_simd(const float* x, int64_t IW, float* y, int64_t OH,
+                                                          int64_t OW) {
+  using T = typename V::T;
+  constexpr int W = V::W;
+  const T quarter = V::set1(0.25f);
+  for (int64_t oh = 0; oh < OH; ++oh) {
+    const float* r0 = x + 2 * oh * IW;
+    const float* r1 = r0 + IW;
+    float* yrow = y + oh * OW;
+    int64_t j = 0;
+    for (; j + W <= OW; j += W) {  // reads columns 2j .. 2j + 2W - 1 <= 2 OW - 1 < IW
+      const T a0 = V::load(r0 + 2 * j), a1 = V::load(r0 + 2 * j + W);
+      const T b0 = V::load(r1 + 2 * j), b1 = V::load(r1 + 2 * j + W);
+      T v = V::add(V::evens(a0, a1), V::odds(a0, a1));
+      v = V::add(V::add(v, V::evens(b0, b1)), V::odds(b0, b1));
+      V::store(yrow + j, V::mul(v, quarter));
+    }
+    for (; j < OW; ++j) yrow[j] = (r0[2 * j] + r0[2 * j + 1] + r1[2 * j] + r1[2 * j + 1]) * 0.25f;
+  }
+}
+
+ACL_SIM_TARGET_AVX512 void avg_2x2s2_avx512(const float* x, int64_t IW, float* y, int64_t OH, int64_t OW) {
+  avg_2x2s2_simd<simd::V16>(x, IW, y, OH, OW);
+}
+
+ACL_SIM_TARGET_AVX2 void avg_2x2s2_avx2(const float* x, int64_t IW, float* y, int64_t OH, int64_t OW) {
+  avg_2x2s2_simd<simd::V8>(x, IW, y, OH, OW);
+}
+
 ACL_SIM_TARGET_AVX512 void max_3x3s2_avx512(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y,
                                             int64_t OH, int64_t OW, float* vm) {
   max_3x3s2_simd<simd::V16>(x, IH, IW, pt, pl, y, OH, OW, vm);
@@ -160,6 +194,24 @@ void max_pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt
   else max_3x3s2_avx2(x, IH, IW, pt, pl, y, OH, OW, vm);
 #else
   (void)x, (void)IH, (void)IW, (void)pt, (void)pl, (void)y, (void)OH, (void)OW;
+#endif
+}
+
+bool avg_pool_2x2s2_supported() {
+#if defined(__x86_64__)
+  const KernelIsa isa = cpu_features().isa;
+  return isa == KernelIsa::kAvx512 || isa == KernelIsa::kAvx2;
+#else
+  return false;
+#endif
+}
+
+void avg_pool_2x2s2_plane_f32(const float* x, int64_t IW, float* y, int64_t OH, int64_t OW) {
+#if defined(__x86_64__)
+  if (cpu_features().isa == KernelIsa::kAvx512) avg_2x2s2_avx512(x, IW, y, OH, OW);
+  else avg_2x2s2_avx2(x, IW, y, OH, OW);
+#else
+  (void)x, (void)IW, (void)y, (void)OH, (void)OW;
 #endif
 }
 
