@@ -48,7 +48,7 @@ __attribute__((always_inline)) inline void dw_plane_simd(const DwGeom& d, const 
                                                          const Activation& act, float* y) {
   using T = typename V::T;
   constexpr int W = V::W;
-  const bool relu = act.kind == ActKind::kRelu && !act.has_affine();
+  const bool relu = act.plain_relu();
   const bool in_regs = act.none() || relu;
   for (int64_t oh = 0; oh < d.OH; ++oh) {
     float* yrow = y + oh * d.OW;

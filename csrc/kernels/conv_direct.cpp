@@ -331,8 +331,7 @@ void run_tile(const Plan& p, size_t index) {
     // Written in place (no junk columns) with at most bias, residual and ReLU: the last K slice's store applies
     // them, and there is no epilogue pass over the tile.
     const GemmEpilogue& gep = *p.ep;
-    const bool in_kernel = p.in_place_out && !gep.act.has_affine() &&
-                           (gep.act.kind == ActKind::kNone || gep.act.kind == ActKind::kRelu);
+    const bool in_kernel = p.in_place_out && (gep.act.none() || gep.act.plain_relu());
     for (int64_t k0 = 0; k0 < p.K; k0 += p.kc) {
       const int64_t kc = std::min(p.kc, p.K - k0);
       const bool last_slice = k0 + kc == p.K;
@@ -347,7 +346,7 @@ void run_tile(const Plan& p, size_t index) {
             dep.bias = gep.row_bias ? gep.row_bias + m0 + i : nullptr;
             dep.residual = gep.residual ? gep.residual + (m0 + i) * ldt + n0 + j : nullptr;
             dep.ldr = ldt;
-            dep.relu = gep.act.kind == ActKind::kRelu;
+            dep.relu = gep.act.plain_relu();
           }
           fn(kc, ap, i + ks.mr < mc ? ap + ks.mr * p.K : nullptr, p.xp + n0 + j, p.off + k0, ct + i * ldt + j, ldt,
              m_valid, k0 > 0 || (p.in_place_out && p.y_holds_residual), in_kernel && last_slice ? &dep : nullptr);

@@ -96,7 +96,7 @@ ACL_SIM_TARGET_AVX512 void store_tile_avx512(const float* tile, int64_t len, int
   const __m512i rows = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                           _mm512_set1_epi32(32));
   const __mmask16 k = static_cast<__mmask16>((1u << len) - 1u);
-  const bool relu = act.kind == ActKind::kRelu && !act.has_affine();
+  const bool relu = act.plain_relu();
   const bool in_regs = act.none() || relu;
   for (int64_t j = 0; j < channels; ++j) {
     __m512 v = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), k, rows, tile + j, 4);

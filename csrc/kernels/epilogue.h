@@ -26,6 +26,8 @@ struct Activation {
   float shift = 0.f;
   bool has_affine() const { return scale != 1.f || shift != 0.f; }
   bool none() const { return kind == ActKind::kNone && !has_affine(); }
+  /** max(x, 0) and nothing else: what the kernels that fuse an activation into their stores apply in registers. */
+  bool plain_relu() const { return kind == ActKind::kRelu && !has_affine(); }
 };
 
 /** Reads `activation*` attributes; throws ACL_ERROR_OP_ATTR_NOT_MATCH for an unknown name. */

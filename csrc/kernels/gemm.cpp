@@ -207,9 +207,8 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
   const bool accumulate = k0 > 0 || job.beta != 0.f;
   const GemmEpilogue& gep = *job.ep;
   // Row bias and Relu go into the kernel's stores; anything else takes the pass over the finished rows.
-  const bool in_kernel = last_slice && !gep.col_bias && !gep.residual &&
-                         (gep.act.none() || (gep.act.kind == ActKind::kRelu && !gep.act.has_affine())) &&
-                         (gep.row_bias || !gep.act.none());
+  const bool in_kernel = last_slice && has_epilogue(gep) && !gep.col_bias && !gep.residual &&
+                         (gep.act.none() || gep.act.plain_relu());
   const bool epilogue = !in_kernel && has_epilogue(gep);
   TileEpilogue te;
   te.relu = in_kernel && !gep.act.none();

@@ -12,6 +12,13 @@
 namespace acl_sim {
 namespace {
 
+/** TileEpilogue on one scalar of row i (the portable kernel, the column kernel's stores). */
+inline float tile_epilogue_scalar(float v, const TileEpilogue* ep, int i) {
+  if (ep && ep->row_bias) v += ep->row_bias[i];
+  if (ep && ep->relu) v = v > 0.f ? v : 0.f;
+  return v;
+}
+
 #if defined(__x86_64__)
 using simd::V16;
 using simd::V8;
@@ -207,12 +214,7 @@ __attribute__((always_inline)) inline void column_body(int64_t kc, const float* 
     for (int64_t k = 0; k < kc; ++k)
       for (int i = 0; i < MR; ++i) sum[i] += a[k * MR + i] * b[k];
   }
-  for (int i = 0; i < m_valid; ++i) {
-    float v = accumulate ? c[i * ldc] + sum[i] : sum[i];
-    if (ep && ep->row_bias) v += ep->row_bias[i];
-    if (ep && ep->relu) v = v > 0.f ? v : 0.f;
-    c[i * ldc] = v;
-  }
+  for (int i = 0; i < m_valid; ++i) c[i * ldc] = tile_epilogue_scalar(accumulate ? c[i * ldc] + sum[i] : sum[i], ep, i);
 }
 
 template <int MR>
@@ -256,12 +258,8 @@ void kernel_scalar(int64_t kc, const float* a, int64_t lda, const float* b, floa
     b += NR;
   }
   for (int i = 0; i < m_valid; ++i)
-    for (int j = 0; j < n_valid; ++j) {
-      float v = accumulate ? c[i * ldc + j] + acc[i][j] : acc[i][j];
-      if (ep && ep->row_bias) v += ep->row_bias[i];
-      if (ep && ep->relu) v = v > 0.f ? v : 0.f;
-      c[i * ldc + j] = v;
-    }
+    for (int j = 0; j < n_valid; ++j)
+      c[i * ldc + j] = tile_epilogue_scalar(accumulate ? c[i * ldc + j] + acc[i][j] : acc[i][j], ep, i);
 }
 
 MicroKernelSet make_set() {

@@ -172,7 +172,7 @@ void channel_affine(const float* x, float* y, int64_t n, int64_t c, int64_t s, c
   parallel_blocks(n * c, rows_grain(s), [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
       size_t ch = static_cast<size_t>(p % c);
-      if (act.kind == ActKind::kRelu && !act.has_affine()) {
+      if (act.plain_relu()) {
         mv_call(RowAffineRelu{}, x + p * s, y + p * s, s, a[ch], b[ch]);
         continue;
       }

@@ -172,16 +172,20 @@ ACL_SIM_TARGET_AVX2 void max_3x3s2_avx2(const float* x, int64_t IH, int64_t IW, 
 }
 #endif
 
+/** The plane kernels (max 3x3/2, avg 2x2/2) exist for AVX-512 and AVX2. */
+bool plane_kernels_available() {
+#if defined(__x86_64__)
+  const KernelIsa isa = cpu_features().isa;
+  return isa == KernelIsa::kAvx512 || isa == KernelIsa::kAvx2;
+#else
+  return false;
+#endif
+}
+
 }  // namespace
 
 bool max_pool_3x3s2_supported(int64_t pt, int64_t pl) {
-#if defined(__x86_64__)
-  const KernelIsa isa = cpu_features().isa;
-  return (isa == KernelIsa::kAvx512 || isa == KernelIsa::kAvx2) && (pt == 0 || pt == 1) && (pl == 0 || pl == 1);
-#else
-  (void)pt, (void)pl;
-  return false;
-#endif
+  return plane_kernels_available() && (pt == 0 || pt == 1) && (pl == 0 || pl == 1);
 }
 
 void max_pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y, int64_t OH,
@@ -197,14 +201,7 @@ void max_pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt
 #endif
 }
 
-bool avg_pool_2x2s2_supported() {
-#if defined(__x86_64__)
-  const KernelIsa isa = cpu_features().isa;
-  return isa == KernelIsa::kAvx512 || isa == KernelIsa::kAvx2;
-#else
-  return false;
-#endif
-}
+bool avg_pool_2x2s2_supported() { return plane_kernels_available(); }
 
 void avg_pool_2x2s2_plane_f32(const float* x, int64_t IW, float* y, int64_t OH, int64_t OW) {
 #if defined(__x86_64__)
