@@ -87,7 +87,12 @@ TileSplit choose_tile_split(int64_t M, int64_t N, int64_t mr, int64_t w, double 
 }
 
 GemmBlocking choose_gemm_blocking(int64_t M, int64_t N, int64_t K, const MicroKernelSet& mk, int64_t threads) {
-  static const int64_t kc_max = env_int("ACL_SIM_GEMM_KC", 256);
+  // K slices of 512 for 4-row kernels (AVX2: half as many passes over C per product), 256 for 8-row ones.
+  // AVX2, 2 threads, in-process A/B on this project's GEMMs: 512 took 0.94-0.99x the time of 256 (1024^3,
+  // 512^3, 512x4608x49, 128x3072x768; 1x1 convs' 2048x512x49 and 1024x256x196 even) and 0.97x on
+  // light_resnet50's convs; 1024 gained nothing more, 384 half as much. On AVX-512 512 was mixed (0.97-1.03x).
+  // ACL_SIM_GEMM_KC overrides it (read per call, for A/B runs).
+  const int64_t kc_max = env_int("ACL_SIM_GEMM_KC", mk.mr <= 4 ? 512 : 256);
   static const int64_t mc_max = env_int("ACL_SIM_GEMM_MC", int64_t{1} << 40);
   static const int64_t nc_env = env_int("ACL_SIM_GEMM_NC", 0);
   GemmBlocking b;
