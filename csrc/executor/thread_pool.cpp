@@ -12,6 +12,7 @@
 
 #include "common/clock.h"
 #include "executor/executor_observer.h"
+#include "executor/worker_placement.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -70,6 +71,7 @@ struct Job {
   // share before counting its indices as finished, so the tag outlives every report.
   ExecutorObserver* observer = nullptr;
   const void* observer_tag = nullptr;
+  int caller_cpu = -1;  // where the fork was made (worker_placement.h)
 
   // Runs indices until none are left; returns how many this thread finished.
   size_t drain() {
@@ -134,11 +136,18 @@ struct ThreadPool::Impl {
   // idle helpers (which matters on an oversubscribed host).
   std::deque<std::shared_ptr<Job>> jobs;
   std::vector<std::thread> workers;
+  // Keeps workers off their caller's CPU (worker_placement.h): barred[w] is worker w's current bar.
+  WorkerPlacement placement;
+  std::unique_ptr<std::atomic<int>[]> barred;
+  std::atomic<int> parked{0};  // workers asleep on `wake`
   std::atomic<bool> stopping{false};  // read by spinning workers outside mu
   std::atomic<size_t> open_jobs{0};
 
   void start() {
     stopping = false;
+    placement.capture();
+    barred.reset(new std::atomic<int>[concurrency]);
+    for (size_t w = 0; w < concurrency; ++w) barred[w].store(-1, std::memory_order_relaxed);
     for (size_t w = 1; w < concurrency; ++w) workers.emplace_back([this, w] { worker_loop(w); });
   }
 
@@ -166,9 +175,13 @@ struct ThreadPool::Impl {
       std::shared_ptr<Job> job;
       {
         std::unique_lock<std::mutex> lock(mu);
+        parked.fetch_add(1, std::memory_order_relaxed);
         wake.wait(lock, [&] { return stopping || (job = take_job(lock)) != nullptr; });
+        parked.fetch_sub(1, std::memory_order_relaxed);
         if (!job) return;
       }
+      if (job->caller_cpu >= 0 && current_cpu() == job->caller_cpu)
+        placement.bar(pthread_self(), job->caller_cpu, barred[index]);
       job->drain();  // a job whose indices are all claimed returns at once, touching neither fn nor ctx
     }
   }
@@ -201,6 +214,7 @@ void ThreadPool::parallelize(size_t n, Fn fn, void* ctx) {
   job->fn = fn;
   job->ctx = ctx;
   job->n = n;
+  job->caller_cpu = current_cpu();
   if (ExecutorObserver* o = executor_observer()) {
     job->observer = o;
     job->observer_tag = o->fork_begin(im.concurrency);
@@ -211,6 +225,11 @@ void ThreadPool::parallelize(size_t n, Fn fn, void* ctx) {
     if (im.workers.empty()) im.start();
     im.jobs.push_back(job);
     im.open_jobs.fetch_add(1, std::memory_order_relaxed);
+    // Parked workers are about to be woken: bar them from this CPU first, so the kernel wakes them on
+    // another one rather than on this (worker_placement.h). Spinning workers check for themselves.
+    if (im.parked.load(std::memory_order_relaxed) > 0 && job->caller_cpu >= 0)
+      for (size_t w = 1; w < im.concurrency; ++w)
+        im.placement.bar(im.workers[w - 1].native_handle(), job->caller_cpu, im.barred[w]);
   }
   im.wake.notify_all();
   job->drain();
