@@ -124,6 +124,22 @@ def test_softmax_extremes():
     np.testing.assert_allclose(got[0], [0, -1000, -2000], rtol=1e-6)
 
 
+def test_softmax_masked_rows_exact_zero_and_nan():
+    # Rows longer than one vector (the fused exp + sum loop) and a tail: -inf / -100 below the row's max give
+    # exactly 0 (an attention mask), a NaN anywhere makes its row NaN (as onnxruntime and numpy do).
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-5, 5, (3, 37)).astype(np.float32)
+    x[0, ::3] = -np.inf
+    x[1, 5:20] = x[1].max() - 100.0
+    x[2, 30] = np.nan
+    got = run("Softmax", [x], x.shape, np.float32)
+    assert np.all(got[0, ::3] == 0.0) and np.all(got[1, 5:20] == 0.0)
+    np.testing.assert_allclose(got[:2].sum(axis=1), [1.0, 1.0], rtol=1e-6)
+    assert np.all(np.isnan(got[2]))
+    ref = np.exp(x[:2] - x[:2].max(axis=1, keepdims=True))
+    np.testing.assert_allclose(got[:2], ref / ref.sum(axis=1, keepdims=True), rtol=2e-6, atol=1e-30)
+
+
 def test_hardmax():
     rng = np.random.default_rng(4)
     x = rand(rng, (3, 4, 5), np.float32)

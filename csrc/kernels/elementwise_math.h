@@ -46,6 +46,27 @@ ACL_SIM_INLINE float vexp(float x) {
   return x != x ? x : y;
 }
 
+/**
+ * e^x for x <= 0 (softmax's x - max): vexp without the overflow clamp and the NaN select. A NaN
+ * propagates through the arithmetic by itself (NaN times any scale is NaN); underflow still gives 0, so
+ * a -inf mask entry stays an exact 0 probability.
+ */
+ACL_SIM_INLINE float vexp_nonpositive(float x) {
+  float xc = x < -87.3365f ? -87.3365f : x;
+  float n = (xc * 1.44269504088896341f + 12582912.f) - 12582912.f;
+  float r = xc - n * 0.693359375f;
+  r = r + n * 2.12194440e-4f;
+  float p = 1.9875691500E-4f;
+  p = p * r + 1.3981999507E-3f;
+  p = p * r + 8.3334519073E-3f;
+  p = p * r + 4.1665795894E-2f;
+  p = p * r + 1.6666665459E-1f;
+  p = p * r + 5.0000001201E-1f;
+  p = p * r * r + r + 1.f;
+  float y = p * as_float((static_cast<int32_t>(n) + 127) << 23);
+  return x < -87.3365f ? 0.f : y;
+}
+
 /** Natural log; log(0) = -inf, log(<0) = NaN, log(inf) = inf. */
 ACL_SIM_INLINE float vlog(float x) {
   int32_t bits = as_int(x);

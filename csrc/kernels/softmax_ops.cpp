@@ -16,6 +16,13 @@
 namespace acl_sim::kern {
 namespace {
 
+/** e^v for v = x - max <= 0: the float path skips vexp's overflow handling; double keeps libm's exp. */
+template <class A>
+ACL_SIM_INLINE A exp_shifted(A v) {
+  if constexpr (std::is_same_v<A, float>) return vexp_nonpositive(v);
+  else return vexp(v);
+}
+
 /** Softmax (or log-softmax) of one contiguous row. kLog is a template parameter so the exp pass
  *  has no conditional store and vectorises. */
 template <class A, bool log>
@@ -36,11 +43,19 @@ struct SoftmaxRow {
     if constexpr (log) {
       // x must survive (y may alias it, and the last pass reads x): sum without storing.
       for (i = 0; i + kLanes <= n; i += kLanes)
-        for (int j = 0; j < kLanes; ++j) acc[j] += vexp(x[i + j] - m);
-      for (; i < n; ++i) s += vexp(x[i] - m);
+        for (int j = 0; j < kLanes; ++j) acc[j] += exp_shifted(x[i + j] - m);
+      for (; i < n; ++i) s += exp_shifted(x[i] - m);
+    } else if constexpr (std::is_same_v<A, float>) {
+      // One pass: exp of x - max (never positive, so the cheaper exp) stored and summed in kLanes
+      // accumulators, which the vectoriser maps onto one register (AVX-512) or two.
+      for (i = 0; i + kLanes <= n; i += kLanes)
+        for (int j = 0; j < kLanes; ++j) {
+          const A e = exp_shifted(x[i + j] - m);
+          y[i + j] = e;
+          acc[j] += e;
+        }
+      for (; i < n; ++i) s += (y[i] = exp_shifted(x[i] - m));
     } else {
-      // exp pass as a plain map (the loop vectoriser handles it like the unary kernels), then a
-      // multi-accumulator sum.
       for (i = 0; i < n; ++i) y[i] = vexp(x[i] - m);
       for (i = 0; i + kLanes <= n; i += kLanes)
         for (int j = 0; j < kLanes; ++j) acc[j] += y[i + j];
