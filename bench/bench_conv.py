@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_timing as bt  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
-from kernel_harness import run_op  # noqa: E402
+from kernel_harness import bound_op  # noqa: E402
 
 # name, X shape, W shape, attrs: resnet50 / vgg / densenet / PP-OCR shapes, batch 1
 CASES = [
@@ -51,9 +51,10 @@ def main():
         b = rng.standard_normal(ws[0]).astype(np.float32)
         sess, y_shape = bt.ort_single_op("Conv", xs, ws, attrs)
         feeds = {"x": x, "w": w, "b": b}
-        y = run_op("Conv", [x, w, b], [y_shape], [np.float32], attrs)[0]
+        ours = bound_op("Conv", [x, w, b], [y_shape], [np.float32], attrs)
+        y = ours()[0]
         assert np.allclose(y, sess.run(None, feeds)[0], rtol=1e-3, atol=1e-3), name
-        c = bt.compare(lambda: run_op("Conv", [x, w, b], [y_shape], [np.float32], attrs),
+        c = bt.compare(ours,
                        lambda: sess.run(None, feeds), seconds=args.seconds)
         rows.append(c.row(name))
         print("  ".join(rows[-1]), flush=True)

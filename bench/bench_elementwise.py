@@ -5,7 +5,7 @@ onnxruntime single-op sessions, measured in the same run.
 
 Timing: bench_timing.compare (wall clock, all cores on every side, calls alternated, median of per-pair
 ratios; lower is better, < 1 means acl_sim is faster). --cpu-time is a single-thread diagnostic.
-"ours" includes the run_op binding's output allocation and zero-fill (see the Identity row).
+"ours" includes the run_op binding's output allocation (see the Identity row).
 """
 import argparse
 import os
@@ -15,13 +15,13 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_timing as bt  # noqa: E402
-from acl_sim._core import testing as T  # noqa: E402
 
-ACL = {np.dtype(np.float32): 0, np.dtype(np.float16): 1, np.dtype(np.int64): 9}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+from kernel_harness import bound_op  # noqa: E402
 
 
 def ours(op, inputs, out_shape, out_dtype, **attrs):
-    return lambda: T.run_op(op, list(inputs), [list(out_shape)], [ACL[np.dtype(out_dtype)]], attrs)
+    return bound_op(op, list(inputs), [out_shape], [out_dtype], attrs)
 
 
 def ort_session(op, inputs, out_shape, out_dtype, **attrs):

@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_timing as bt  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
-from kernel_harness import run_op  # noqa: E402
+from kernel_harness import bound_op  # noqa: E402
 
 # (M, K, N, what)
 SHAPES = [(1024, 1024, 1024, "square"), (512, 512, 512, "square"),
@@ -45,9 +45,10 @@ def main():
     for m, k, n, what in SHAPES:
         a = rng.standard_normal((m, k), dtype=np.float32)
         b = rng.standard_normal((k, n), dtype=np.float32)
-        y = run_op("MatMul", [a, b], [(m, n)], [np.float32])[0]
+        ours = bound_op("MatMul", [a, b], [(m, n)], [np.float32])
+        y = ours()[0]
         assert np.allclose(y, a @ b, rtol=1e-3, atol=1e-2 * np.sqrt(k))
-        c = bt.compare(lambda: run_op("MatMul", [a, b], [(m, n)], [np.float32]), lambda: np.matmul(a, b),
+        c = bt.compare(ours, lambda: np.matmul(a, b),
                        seconds=args.seconds, settle=bt.OPENBLAS_SETTLE_S)
         flops = 2.0 * m * n * k
         rows.append([f"{m} x {k} x {n}", what, bt.ms(c.ours_s), bt.ms(c.ref_s), f"{flops / c.ours_s / 1e9:.1f}",

@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
 
 import bench_models as bm  # noqa: E402
 import bench_timing as bt  # noqa: E402
-from kernel_harness import run_op  # noqa: E402
+from kernel_harness import bound_op  # noqa: E402
 
 CASES = [
     ("Conv 3x3 64->64 56x56", "conv3x3_64", "Conv", {"pads": [1, 1, 1, 1]}),
@@ -65,7 +65,7 @@ def main():
         names = {t.name: a for t, a in zip(model.graph.initializer, inits)}
         ins = [x] + [names[i] for i in model.graph.node[0].input[1:]]
         y_shape = [d.dim_value for d in model.graph.output[0].type.tensor_type.shape.dim]
-        kernel = lambda: run_op(op, ins, [y_shape], [np.float32], attrs)  # noqa: E731
+        kernel = bound_op(op, ins, [y_shape], [np.float32], attrs)
         tm = testing_model.Model.from_file(om)
         graph = lambda: tm.run([x])  # noqa: E731
         m = bm.AclModel(acl, om, x)

@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_timing as bt  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
-from kernel_harness import run_op  # noqa: E402
+from kernel_harness import bound_op  # noqa: E402
 
 # name, op, X shape, W shape (Conv only), attrs
 CASES = [
@@ -54,9 +54,10 @@ def main():
             inputs += [w, b]
             feeds.update(w=w, b=b)
         sess, y_shape = bt.ort_single_op(op, xs, ws, attrs)
-        y = run_op(op, inputs, [y_shape], [np.float32], attrs)[0]
+        ours = bound_op(op, inputs, [y_shape], [np.float32], attrs)
+        y = ours()[0]
         assert np.allclose(y, sess.run(None, feeds)[0], rtol=1e-4, atol=1e-4), name
-        c = bt.compare(lambda: run_op(op, inputs, [y_shape], [np.float32], attrs), lambda: sess.run(None, feeds),
+        c = bt.compare(ours, lambda: sess.run(None, feeds),
                        seconds=args.seconds)
         rows.append(c.row(name))
         print("  ".join(rows[-1]), flush=True)

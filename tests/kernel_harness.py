@@ -39,6 +39,16 @@ def run_op(op, inputs, out_shapes, out_dtypes, attrs=None):
     return testing().run_op(op, ins, [list(s) for s in out_shapes], [acl_dtype(d) for d in out_dtypes], attrs or {})
 
 
+def bound_op(op, inputs, out_shapes, out_dtypes, attrs=None):
+    """run_op with its arguments converted once: a zero-argument callable for benchmarks, so a timed call
+    is the binding and the kernel (as numpy.matmul or an onnxruntime session call is), not this module's
+    per-call argument conversion (~7 us, more than a small GEMV's difference)."""
+    ins = [None if a is None else np.require(a, requirements="C") for a in inputs]
+    shapes, dts, at = [list(s) for s in out_shapes], [acl_dtype(d) for d in out_dtypes], dict(attrs or {})
+    t = testing()
+    return lambda: t.run_op(op, ins, shapes, dts, at)
+
+
 def run(op, inputs, out_shapes, out_dtypes, **attrs):
     """run_op with attributes as keywords; out_shapes / out_dtypes may be a single shape / dtype."""
     single = not isinstance(out_dtypes, (list, tuple))
