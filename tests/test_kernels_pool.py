@@ -235,3 +235,26 @@ def _avg2s2_check():
 @pytest.mark.parametrize("isa", ["avx512", "avx2", "scalar"])
 def test_avg_pool_2x2s2_per_isa(isa):
     run_check_in_child("test_kernels_pool", "_avg2s2_check()", ACL_SIM_KERNEL_ISA=isa)
+
+
+# AveragePool 3x3 stride 1 padded by one on every side (a same-size blur) has its own vector kernel
+# (pool_taps.cpp): one to three window rows, widths under / over / off the vector widths, both count rules;
+# a window of another size or padding stays on the generic path alongside.
+AVG3S1_CASES = [((1, 3, 28, 28), {}), ((1, 2, 28, 28), {"count_include_pad": 1}), ((2, 1, 1, 5), {}),
+                ((1, 2, 2, 3), {}), ((1, 1, 5, 17), {"count_include_pad": 1}), ((1, 2, 7, 33), {}),
+                ((1, 1, 4, 16), {}), ((1, 1, 6, 9), {"pads": [1, 1, 0, 0]})]
+
+
+def _avg3s1_check():
+    rng = np.random.default_rng(13)
+    for xs, extra in AVG3S1_CASES:
+        at = dict({"kernel_shape": [3, 3], "strides": [1, 1], "pads": [1, 1, 1, 1]}, **extra)
+        x = randn(rng, xs)
+        want, _ = _ref("avg", x, at)
+        (y,) = run_op("AveragePool", [x], [want.shape], [np.float32], at)
+        assert_close_accum(y, want, np.float32, 9)
+
+
+@pytest.mark.parametrize("isa", ["avx512", "avx2", "scalar"])
+def test_avg_pool_3x3s1p1_per_isa(isa):
+    run_check_in_child("test_kernels_pool", "_avg3s1_check()", ACL_SIM_KERNEL_ISA=isa)

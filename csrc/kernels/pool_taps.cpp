@@ -153,6 +153,57 @@ __attribute__((always_inline)) inline void avg_2x2s2_simd(const float* x, int64_
   }
 }
 
+/**
+ * AveragePool 3x3 stride 1 with one pad on every side over one plane (output IH x IW): per output row, the
+ * window's input rows are copied into zero-padded rows (pad[0] and pad[IW + 1 ..] are 0) and the nine taps are
+ * added a whole vector at a time in the generic row path's order (row by row, tap by tap, from 0; a padding tap
+ * adds +0). Interior columns are scaled by 1 / count as the row path does, the two edge columns divided by
+ * their count as its per-output loop does, so the results are the generic path's.
+ */
+template <class V>
+__attribute__((always_inline)) inline void avg_3x3s1p1_simd(const float* x, int64_t IH, int64_t IW, float* y,
+                                                            bool include_pad, float* pad, float* sums) {
+  using T = typename V::T;
+  constexpr int W = V::W;
+  const int64_t pitch = IW + 2 + W;  // one padded row; input row r lives in slot r % 3, copied once
+  for (int64_t i = 0; i < 3 * pitch; ++i) pad[i] = 0.f;
+  std::copy(x, x + IW, pad + 1);
+  for (int64_t oh = 0; oh < IH; ++oh) {
+    const int64_t r0 = oh > 0 ? oh - 1 : 0, r1 = oh + 2 < IH ? oh + 2 : IH;
+    if (oh + 1 < IH) std::copy(x + (oh + 1) * IW, x + (oh + 2) * IW, pad + (oh + 1) % 3 * pitch + 1);
+    for (int64_t j = 0; j < IW; j += W) {
+      T acc = V::zero();
+      for (int64_t r = r0; r < r1; ++r) {
+        const float* p = pad + r % 3 * pitch + j;
+        acc = V::add(acc, V::load(p));
+        acc = V::add(acc, V::load(p + 1));
+        acc = V::add(acc, V::load(p + 2));
+      }
+      V::store(sums + j, acc);
+    }
+    const int64_t rows = r1 - r0;
+    const float count = include_pad ? 9.f : static_cast<float>(rows * 3);
+    const T scale = V::set1(1.f / count);
+    float* yrow = y + oh * IW;
+    int64_t j = 0;
+    for (; j + W <= IW; j += W) V::store(yrow + j, V::mul(V::load(sums + j), scale));
+    if (j < IW) V::store_n(yrow + j, V::mul(V::load(sums + j), scale), static_cast<int>(IW - j));
+    const float edge = include_pad ? 9.f : static_cast<float>(rows * 2);
+    yrow[0] = sums[0] / edge;
+    yrow[IW - 1] = sums[IW - 1] / edge;
+  }
+}
+
+ACL_SIM_TARGET_AVX512 void avg_3x3s1p1_avx512(const float* x, int64_t IH, int64_t IW, float* y, bool include_pad,
+                                              float* pad, float* sums) {
+  avg_3x3s1p1_simd<simd::V16>(x, IH, IW, y, include_pad, pad, sums);
+}
+
+ACL_SIM_TARGET_AVX2 void avg_3x3s1p1_avx2(const float* x, int64_t IH, int64_t IW, float* y, bool include_pad,
+                                          float* pad, float* sums) {
+  avg_3x3s1p1_simd<simd::V8>(x, IH, IW, y, include_pad, pad, sums);
+}
+
 ACL_SIM_TARGET_AVX512 void avg_2x2s2_avx512(const float* x, int64_t IW, float* y, int64_t OH, int64_t OW) {
   avg_2x2s2_simd<simd::V16>(x, IW, y, OH, OW);
 }
@@ -209,6 +260,22 @@ void avg_pool_2x2s2_plane_f32(const float* x, int64_t IW, float* y, int64_t OH, 
   else avg_2x2s2_avx2(x, IW, y, OH, OW);
 #else
   (void)x, (void)IW, (void)y, (void)OH, (void)OW;
+#endif
+}
+
+bool avg_pool_3x3s1p1_supported(int64_t IH, int64_t IW) { return plane_kernels_available() && IH >= 1 && IW >= 3; }
+
+void avg_pool_3x3s1p1_plane_f32(const float* x, int64_t IH, int64_t IW, float* y, bool include_pad) {
+#if defined(__x86_64__)
+  // Three padded rows, then the row of sums (IW rounded up to a whole vector).
+  thread_local Scratch<float> t_rows;
+  const int64_t pitch = IW + 2 + 16;
+  float* pad = t_rows.get(static_cast<size_t>(3 * pitch + IW + 32));
+  float* sums = pad + 3 * pitch;
+  if (cpu_features().isa == KernelIsa::kAvx512) avg_3x3s1p1_avx512(x, IH, IW, y, include_pad, pad, sums);
+  else avg_3x3s1p1_avx2(x, IH, IW, y, include_pad, pad, sums);
+#else
+  (void)x, (void)IH, (void)IW, (void)y, (void)include_pad;
 #endif
 }
 
