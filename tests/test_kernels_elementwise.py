@@ -83,7 +83,12 @@ def test_unary_special_values():
     np.testing.assert_allclose(got[[0, 1, 3, 4, 7]], [np.inf, 0, 1, 1, 1])
     assert np.isnan(got[2]) and got[5] == np.inf and got[6] == 0
     got = run("Sigmoid", [x], x.shape, np.float32)
-    np.testing.assert_allclose(got[[0, 1, 5, 6]], [1, 0, 1, 0])
+    np.testing.assert_allclose(got[[0, 1, 3, 4, 5, 6, 7]], [1, 0, 0.5, 0.5, 1, 0, 0.5], atol=1e-38)
+    assert np.isnan(got[2])
+    # Both branches (e^-|x| and e^-|x| / (1 + e^-|x|)) against float64, deep into both tails.
+    t = np.linspace(-90, 90, 2001).astype(np.float32)
+    want = 1 / (1 + np.exp(-t.astype(np.float64)))
+    np.testing.assert_allclose(run("Sigmoid", [t], t.shape, np.float32), want, rtol=2e-6, atol=1e-37)
     got = run("Tanh", [x], x.shape, np.float32)
     np.testing.assert_allclose(got[[0, 1, 5, 6, 7]], [1, -1, 1, -1, 1e-30])
     got = run("Log", [np.array([0.0, np.inf, 1.0, -1.0], np.float32)], (4,), np.float32)

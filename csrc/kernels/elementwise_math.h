@@ -120,7 +120,15 @@ ACL_SIM_INLINE float vtanh(float x) {
   return ax < 0.0004f ? x : r;  // tiny |x|: tanh(x) == x in float
 }
 
-ACL_SIM_INLINE float vsigmoid(float x) { return 1.f / (1.f + vexp(-x)); }
+/**
+ * 1 / (1 + e^-x) through e = e^-|x|, which never overflows (so the cheaper vexp_nonpositive does): s = 1 / (1 + e),
+ * and e * s for x < 0. -inf gives 0, +inf 1, NaN NaN.
+ */
+ACL_SIM_INLINE float vsigmoid(float x) {
+  const float e = vexp_nonpositive(x < 0.f ? x : -x);
+  const float s = 1.f / (1.f + e);
+  return x < 0.f ? e * s : s;
+}
 
 /** erf: Taylor series near 0 (relative accuracy), Abramowitz-Stegun 7.1.26 refined elsewhere. */
 ACL_SIM_INLINE float verf(float x) {
