@@ -32,6 +32,7 @@ class WorkerPlacement {
  private:
   alignas(8) unsigned char allowed_[128] = {};  // a cpu_set_t (1024 CPUs), kept opaque for this header
   bool spreadable_ = false;                      // two or more allowed CPUs
+  mutable std::atomic<bool> refused_{false};     // the kernel refused an affinity change: stop asking
 };
 
 }  // namespace acl_sim
