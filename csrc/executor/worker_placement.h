@@ -14,12 +14,15 @@
 #include <atomic>
 #include <thread>
 
+#include "common/export.h"
+
 namespace acl_sim {
 
 /** The CPU this thread runs on now, or -1 where the platform cannot tell. */
 int current_cpu();
 
-class WorkerPlacement {
+// Exported, as ThreadPool is, for the C++ tests.
+class ACL_SIM_EXPORT WorkerPlacement {
  public:
   /** Records the calling thread's allowed CPUs (the pool's workers inherit them). */
   void capture();

@@ -2,6 +2,7 @@
 // then kernel launches (kernels defined here, linked in, launched with
 // ACLRT_LAUNCH_KERNEL). Exit code: number of failed checks (0 = pass).
 #include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -17,6 +18,7 @@
 #include "acl/acl.h"
 #include "check.h"
 #include "executor/thread_pool.h"
+#include "executor/worker_placement.h"
 #include "kernel_operator.h"
 
 using namespace AscendC;
@@ -285,6 +287,53 @@ static void SerialWithOneHostThread(aclrtStream stream) {
   CHECK(bad == 0);
 }
 
+/**
+ * WorkerPlacement bars a thread from one CPU: its mask becomes the start set minus that CPU, a repeat is a no-op,
+ * and a bar from another CPU is recomputed from the start set (the first CPU is allowed again). With one allowed
+ * CPU nothing changes.
+ */
+static void WorkerPlacementBarsOneCpu() {
+  acl_sim::WorkerPlacement placement;
+  placement.capture();
+  cpu_set_t start;
+  CPU_ZERO(&start);
+  CHECK(sched_getaffinity(0, sizeof(start), &start) == 0);
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &start)) cpus.push_back(c);
+  std::atomic<bool> stop{false};
+  std::thread target([&] {
+    while (!stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  std::atomic<int> barred{-1};
+  auto mask = [&] {
+    cpu_set_t now;
+    CPU_ZERO(&now);
+    CHECK(pthread_getaffinity_np(target.native_handle(), sizeof(now), &now) == 0);
+    return now;
+  };
+  placement.bar(target.native_handle(), cpus[0], barred);
+  cpu_set_t now = mask();
+  if (cpus.size() >= 2) {
+    CHECK(!CPU_ISSET(cpus[0], &now));
+    CHECK(CPU_COUNT(&now) == static_cast<int>(cpus.size()) - 1);
+    CHECK(barred.load() == cpus[0]);
+    placement.bar(target.native_handle(), cpus[1], barred);
+    now = mask();
+    CHECK(CPU_ISSET(cpus[0], &now) && !CPU_ISSET(cpus[1], &now));
+    CHECK(barred.load() == cpus[1]);
+  } else {
+    CHECK(CPU_EQUAL(&now, &start));
+    CHECK(barred.load() == -1);
+  }
+  // A CPU outside the start set (or none) is ignored.
+  const int before = barred.load();
+  placement.bar(target.native_handle(), -1, barred);
+  CHECK(barred.load() == before);
+  stop = true;
+  target.join();
+}
+
 int main(int argc, char** argv) {
   const bool serial_child = argc > 1 && std::strcmp(argv[1], "--serial-child") == 0;
   if (serial_child) setenv("ACL_SIM_HOST_THREADS", "1", 1);
@@ -298,6 +347,7 @@ int main(int argc, char** argv) {
     PoolEachIndexOnce();
     PoolHighContention();
     PoolFirstExceptionRethrown();
+    WorkerPlacementBarsOneCpu();
     EachBlockOnce(stream);
     HighContention(stream);
     ManyStreamsLaunchingAtOnce();
