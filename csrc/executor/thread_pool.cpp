@@ -33,6 +33,8 @@ thread_local size_t t_worker_index = 0;
 constexpr uint64_t kTailSpinNs = 250'000;
 // How long an idle worker spins for the next fork before it sleeps (20000 pauses on Zen 4).
 constexpr uint64_t kWorkerSpinNs = 1'300'000;
+// Pools up to this many threads bar their parked workers from the caller's CPU before waking them.
+constexpr size_t kBarParkedUpTo = 8;
 
 size_t threads_from_env() {
   const char* v = std::getenv("ACL_SIM_HOST_THREADS");
@@ -226,8 +228,10 @@ void ThreadPool::parallelize(size_t n, Fn fn, void* ctx) {
     im.jobs.push_back(job);
     im.open_jobs.fetch_add(1, std::memory_order_relaxed);
     // Parked workers are about to be woken: bar them from this CPU first, so the kernel wakes them on
-    // another one rather than on this (worker_placement.h). Spinning workers check for themselves.
-    if (im.parked.load(std::memory_order_relaxed) > 0 && job->caller_cpu >= 0)
+    // another one rather than on this (worker_placement.h). Spinning workers check for themselves. Only on
+    // small pools: a syscall per worker, and a worker that shares the caller's CPU costs a pool of 2 half
+    // its speed but a pool of 64 a 64th.
+    if (im.concurrency <= kBarParkedUpTo && im.parked.load(std::memory_order_relaxed) > 0 && job->caller_cpu >= 0)
       for (size_t w = 1; w < im.concurrency; ++w)
         im.placement.bar(im.workers[w - 1].native_handle(), job->caller_cpu, im.barred[w]);
   }
