@@ -46,15 +46,18 @@ struct SoftmaxRow {
         for (int j = 0; j < kLanes; ++j) acc[j] += exp_shifted(x[i + j] - m);
       for (; i < n; ++i) s += exp_shifted(x[i] - m);
     } else if constexpr (std::is_same_v<A, float>) {
-      // One pass: exp of x - max (never positive, so the cheaper exp) stored and summed in kLanes
-      // accumulators, which the vectoriser maps onto one register (AVX-512) or two.
-      for (i = 0; i + kLanes <= n; i += kLanes)
-        for (int j = 0; j < kLanes; ++j) {
-          const A e = exp_shifted(x[i + j] - m);
-          y[i + j] = e;
-          acc[j] += e;
-        }
-      for (; i < n; ++i) s += (y[i] = exp_shifted(x[i] - m));
+      // AVX-512 has a row kernel (exp through vscalefps, a masked tail: reduce_simd.h). Otherwise one pass:
+      // exp of x - max (never positive, so the cheaper exp) stored and summed in kLanes accumulators, which
+      // the vectoriser maps onto one register or two.
+      if (!row_exp_shifted_f32(x, y, n, m, &s)) {
+        for (i = 0; i + kLanes <= n; i += kLanes)
+          for (int j = 0; j < kLanes; ++j) {
+            const A e = exp_shifted(x[i + j] - m);
+            y[i + j] = e;
+            acc[j] += e;
+          }
+        for (; i < n; ++i) s += (y[i] = exp_shifted(x[i] - m));
+      }
     } else {
       for (i = 0; i < n; ++i) y[i] = vexp(x[i] - m);
       for (i = 0; i + kLanes <= n; i += kLanes)
