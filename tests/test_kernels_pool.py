@@ -222,14 +222,19 @@ AVG2S2_CASES = [((1, 3, 56, 56), {}), ((2, 2, 9, 13), {}), ((1, 1, 8, 34), {}), 
                 ((1, 2, 8, 10), {"pads": [0, 1, 0, 1], "count_include_pad": 1})]
 
 
-def _avg2s2_check():
-    rng = np.random.default_rng(11)
-    for xs, extra in AVG2S2_CASES:
-        at = dict({"kernel_shape": [2, 2], "strides": [2, 2]}, **extra)
+def _avg_cases_check(cases, base, seed, taps):
+    """Each (X shape, attribute overrides) of `cases` on top of `base` against the float64 reference."""
+    rng = np.random.default_rng(seed)
+    for xs, extra in cases:
+        at = dict(base, **extra)
         x = randn(rng, xs)
         want, _ = _ref("avg", x, at)
         (y,) = run_op("AveragePool", [x], [want.shape], [np.float32], at)
-        assert_close_accum(y, want, np.float32, 4)
+        assert_close_accum(y, want, np.float32, taps)
+
+
+def _avg2s2_check():
+    _avg_cases_check(AVG2S2_CASES, {"kernel_shape": [2, 2], "strides": [2, 2]}, 11, 4)
 
 
 @pytest.mark.parametrize("isa", ["avx512", "avx2", "scalar"])
@@ -246,13 +251,7 @@ AVG3S1_CASES = [((1, 3, 28, 28), {}), ((1, 2, 28, 28), {"count_include_pad": 1})
 
 
 def _avg3s1_check():
-    rng = np.random.default_rng(13)
-    for xs, extra in AVG3S1_CASES:
-        at = dict({"kernel_shape": [3, 3], "strides": [1, 1], "pads": [1, 1, 1, 1]}, **extra)
-        x = randn(rng, xs)
-        want, _ = _ref("avg", x, at)
-        (y,) = run_op("AveragePool", [x], [want.shape], [np.float32], at)
-        assert_close_accum(y, want, np.float32, 9)
+    _avg_cases_check(AVG3S1_CASES, {"kernel_shape": [3, 3], "strides": [1, 1], "pads": [1, 1, 1, 1]}, 13, 9)
 
 
 @pytest.mark.parametrize("isa", ["avx512", "avx2", "scalar"])

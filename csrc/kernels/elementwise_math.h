@@ -25,10 +25,11 @@ ACL_SIM_INLINE int32_t as_int(float f) {
   return i;
 }
 
-/** e^x; overflow gives +inf, underflow 0 (no subnormal results). */
-ACL_SIM_INLINE float vexp(float x) {
-  float xc = x < -87.3365f ? -87.3365f : (x > 88.3762626647949f ? 88.3762626647949f : x);
-  // Round to nearest without a libm call: adding 1.5*2^23 pushes the fraction out.
+/**
+ * e^xc for xc already clamped to [-87.3365, 88.3763]: n = round(xc / ln2) without a libm call (adding 1.5*2^23
+ * pushes the fraction out), the Cephes two-constant reduction and degree-6 polynomial, then p * 2^n.
+ */
+ACL_SIM_INLINE float exp_clamped(float xc) {
   float n = (xc * 1.44269504088896341f + 12582912.f) - 12582912.f;
   float r = xc - n * 0.693359375f;
   r = r + n * 2.12194440e-4f;
@@ -39,8 +40,12 @@ ACL_SIM_INLINE float vexp(float x) {
   p = p * r + 1.6666665459E-1f;
   p = p * r + 5.0000001201E-1f;
   p = p * r * r + r + 1.f;
-  float scale = as_float((static_cast<int32_t>(n) + 127) << 23);
-  float y = p * scale;
+  return p * as_float((static_cast<int32_t>(n) + 127) << 23);
+}
+
+/** e^x; overflow gives +inf, underflow 0 (no subnormal results). */
+ACL_SIM_INLINE float vexp(float x) {
+  float y = exp_clamped(x < -87.3365f ? -87.3365f : (x > 88.3762626647949f ? 88.3762626647949f : x));
   y = x > 88.72283935546875f ? std::numeric_limits<float>::infinity() : y;
   y = x < -87.3365f ? 0.f : y;
   return x != x ? x : y;
@@ -52,18 +57,7 @@ ACL_SIM_INLINE float vexp(float x) {
  * a -inf mask entry stays an exact 0 probability.
  */
 ACL_SIM_INLINE float vexp_nonpositive(float x) {
-  float xc = x < -87.3365f ? -87.3365f : x;
-  float n = (xc * 1.44269504088896341f + 12582912.f) - 12582912.f;
-  float r = xc - n * 0.693359375f;
-  r = r + n * 2.12194440e-4f;
-  float p = 1.9875691500E-4f;
-  p = p * r + 1.3981999507E-3f;
-  p = p * r + 8.3334519073E-3f;
-  p = p * r + 4.1665795894E-2f;
-  p = p * r + 1.6666665459E-1f;
-  p = p * r + 5.0000001201E-1f;
-  p = p * r * r + r + 1.f;
-  float y = p * as_float((static_cast<int32_t>(n) + 127) << 23);
+  const float y = exp_clamped(x < -87.3365f ? -87.3365f : x);
   return x < -87.3365f ? 0.f : y;
 }
 

@@ -162,10 +162,11 @@ __attribute__((always_inline)) inline void avg_2x2s2_simd(const float* x, int64_
  */
 template <class V>
 __attribute__((always_inline)) inline void avg_3x3s1p1_simd(const float* x, int64_t IH, int64_t IW, float* y,
-                                                            bool include_pad, float* pad, float* sums) {
+                                                            bool include_pad, float* pad) {
   using T = typename V::T;
   constexpr int W = V::W;
   const int64_t pitch = IW + 2 + W;  // one padded row; input row r lives in slot r % 3, copied once
+  float* sums = pad + 3 * pitch;     // then the row of sums, IW rounded up to a whole vector
   for (int64_t i = 0; i < 3 * pitch; ++i) pad[i] = 0.f;
   std::copy(x, x + IW, pad + 1);
   for (int64_t oh = 0; oh < IH; ++oh) {
@@ -195,13 +196,13 @@ __attribute__((always_inline)) inline void avg_3x3s1p1_simd(const float* x, int6
 }
 
 ACL_SIM_TARGET_AVX512 void avg_3x3s1p1_avx512(const float* x, int64_t IH, int64_t IW, float* y, bool include_pad,
-                                              float* pad, float* sums) {
-  avg_3x3s1p1_simd<simd::V16>(x, IH, IW, y, include_pad, pad, sums);
+                                              float* pad) {
+  avg_3x3s1p1_simd<simd::V16>(x, IH, IW, y, include_pad, pad);
 }
 
 ACL_SIM_TARGET_AVX2 void avg_3x3s1p1_avx2(const float* x, int64_t IH, int64_t IW, float* y, bool include_pad,
-                                          float* pad, float* sums) {
-  avg_3x3s1p1_simd<simd::V8>(x, IH, IW, y, include_pad, pad, sums);
+                                          float* pad) {
+  avg_3x3s1p1_simd<simd::V8>(x, IH, IW, y, include_pad, pad);
 }
 
 ACL_SIM_TARGET_AVX512 void avg_2x2s2_avx512(const float* x, int64_t IW, float* y, int64_t OH, int64_t OW) {
@@ -267,13 +268,11 @@ bool avg_pool_3x3s1p1_supported(int64_t IH, int64_t IW) { return plane_kernels_a
 
 void avg_pool_3x3s1p1_plane_f32(const float* x, int64_t IH, int64_t IW, float* y, bool include_pad) {
 #if defined(__x86_64__)
-  // Three padded rows, then the row of sums (IW rounded up to a whole vector).
+  // Three padded rows and a row of sums, each at most IW + 2 + 16 floats wide (the kernels lay them out).
   thread_local Scratch<float> t_rows;
-  const int64_t pitch = IW + 2 + 16;
-  float* pad = t_rows.get(static_cast<size_t>(3 * pitch + IW + 32));
-  float* sums = pad + 3 * pitch;
-  if (cpu_features().isa == KernelIsa::kAvx512) avg_3x3s1p1_avx512(x, IH, IW, y, include_pad, pad, sums);
-  else avg_3x3s1p1_avx2(x, IH, IW, y, include_pad, pad, sums);
+  float* scratch = t_rows.get(static_cast<size_t>(4 * (IW + 2 + 16)));
+  if (cpu_features().isa == KernelIsa::kAvx512) avg_3x3s1p1_avx512(x, IH, IW, y, include_pad, scratch);
+  else avg_3x3s1p1_avx2(x, IH, IW, y, include_pad, scratch);
 #else
   (void)x, (void)IH, (void)IW, (void)y, (void)include_pad;
 #endif
