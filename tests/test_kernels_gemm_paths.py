@@ -6,8 +6,8 @@ full-vector kernels (57 -> 48 + 16; AVX2: 4x24 strips, then 4x16 or the 4x8 edge
 accumulator sets); a last single column (N = 49 -> 48 + 1, AVX2 25 -> 24 + 1) to the column kernel
 (dot products along k, scalar for packed A); ragged bottom edges (M not a multiple of the kernel
 height) clamp the in-place row reads. The ISA is fixed per process, so each runs in a fresh interpreter.
-With several M blocks the tiles share each packed B slot and pack it together (piece by piece);
-ACL_SIM_GEMM_MC forces that split so the shared path runs whatever the host's core count.
+With several M blocks each tile packs its own copy of the B slice its rows need; ACL_SIM_GEMM_MC
+forces that split whatever the host's core count.
 """
 import os
 import subprocess
@@ -93,19 +93,9 @@ def test_packed_a_forced_matches():
 
 
 @pytest.mark.parametrize("isa", _isas())
-def test_shared_slots_and_regions(isa):
-    """Tiles of 16 rows on 3 pool threads: every slot is packed by whichever tiles get there first."""
+def test_m_split_tiles(isa):
+    """Tiles of 16 rows on 3 pool threads: the tiles of one N block each pack the B slices they read."""
     env = dict(os.environ, ACL_SIM_KERNEL_ISA=isa, ACL_SIM_GEMM_MC="16", ACL_SIM_HOST_THREADS="3")
-    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
-    r = subprocess.run([sys.executable, "-c", CHECKS + REGIONS], env=env, capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]
-
-
-def test_shared_slots_private_copies():
-    """ACL_SIM_GEMM_PIECE_WAIT_US=0: a tile never waits for a piece another tile is still packing; it
-    packs a private copy instead (what it does when that packer is descheduled). Which pieces go
-    private depends on timing; the results must not."""
-    env = dict(os.environ, ACL_SIM_GEMM_MC="16", ACL_SIM_HOST_THREADS="3", ACL_SIM_GEMM_PIECE_WAIT_US="0")
     env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
     r = subprocess.run([sys.executable, "-c", CHECKS + REGIONS], env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]

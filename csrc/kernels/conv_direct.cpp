@@ -443,12 +443,12 @@ bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_r
   // 64..1024 channels: 0.73-0.84x the direct time, single thread; 1x1/2: 0.87-0.95x): the input rows a
   // 1x1 strip reads lie a whole plane apart, often map to a few L1 sets and miss again for every panel.
   if (pointwise && kernels().lanes == 8) return false;
-  // On AVX-512 too for wide-output pointwise convs on planes of 28x28 and up (m_rows >= 4 x channels: resnet50's
-  // 1x1 64->256 at 56x56, 128->512 at 28x28): in light_resnet50 the GEMM took 0.88-0.99x the direct conv's time
-  // on those eight nodes (two A/B runs); through run_op, with the direct conv's weights unpacked, 0.57-0.79x
-  // (64->256) and 0.95x (128->512).
-  // On smaller planes the direct conv's packed weights and folded extra columns win (14x14: GEMM 1.1-1.2x).
-  if (pointwise && !strided && m_rows >= 4 * channels && g.out_size() >= 784) return false;
+  // On AVX-512 too for pointwise convs with output planes of 28x28 and up, strided or not: in light_resnet50 on an
+  // Intel Xeon (stop 23, bench_node_ab.py, 30 pairs) the GEMM took 0.74-0.82x the direct conv's time on 1x1
+  // 512->128 and 512->256 at 28x28 and 1x1/2 256->512 from 56x56, the same on the rest (56x56, 128->512).
+  // On smaller planes the direct conv's packed weights and folded extra columns win (14x14: GEMM 1.03-1.1x,
+  // 7x7: 1.1-1.25x; 1x1/2 to 14x14 and 7x7: 1.1-1.2x).
+  if (pointwise && g.out_size() >= 784) return false;
   // Junk columns per output row (pitch - OW) cost as much as real ones: on small planes (3x3 at 28x28
   // and below) they outweigh the im2col the GEMM path pays, so those stay on the GEMM. Unless the conv
   // has few output rows: im2col writes K x P values for only m_rows x K x P FMAs (3x3 128->32 at 14x14

@@ -3,21 +3,20 @@
 // The output is cut into tiles (gemm_blocking.h); each tile is one thread-pool
 // index. A tile walks K in kc slices and, per MR-row micro-panel of A (read in
 // place, or packed just in time into an L1-sized buffer), sweeps the slice's packed
-// B strips with the micro-kernel. Every kc x block slice of B ("slot") is packed
-// once per call into a buffer the tiles share: the tiles of one N block (which
-// run side by side on the pool) claim pieces of the slot and pack them together,
-// and wait only for the pieces they use next, a few microseconds at most: a piece
-// whose packer is descheduled (busy host) is packed again privately instead. So
-// there is no barrier, and a thread that is not running holds nobody up. The epilogue runs per micro-panel right after its last K slice, while
+// B strips with the micro-kernel. Each tile packs its own kc x block slice of B
+// into a buffer of the running thread, so no thread waits for another and no
+// packed line crosses cores. Tiles that share an N block (M splits) pack the same
+// slice again; the tile split (gemm_blocking.h) charges that, so it splits N where
+// it can. (Stops 8-22 shared one packed slice between the tiles of an N block;
+// on an Intel Xeon with AVX-512 the other core's packed lines cost more than
+// packing them again: 64x576x3136 took 1.25 ms shared, 0.79 ms private.)
+// The epilogue runs per micro-panel right after its last K slice, while
 // those C rows are still in cache.
 #include "kernels/gemm.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
-#include <chrono>
 
 #include "executor/thread_pool.h"
 #include "kernels/gemm_blocking.h"
@@ -54,9 +53,8 @@ struct Scratch {
     return data;
   }
 };
-// t_pack_a: the running thread's A micro-panel; t_pack_b: its B slot when the slot is its alone;
-// t_slots_b: the calling thread's shared B slots.
-thread_local Scratch t_pack_a, t_pack_b, t_slots_b;
+// The running thread's A micro-panel and B slice.
+thread_local Scratch t_pack_a, t_pack_b;
 
 /** ACL_SIM_GEMM_PACK_A=1 packs A even where the kernels could read it in place (for benchmarking both). */
 bool direct_a_disabled() {
@@ -66,34 +64,6 @@ bool direct_a_disabled() {
   }();
   return off;
 }
-
-// Packed B per parallel region at most (the N blocks beyond it run in further regions).
-constexpr int64_t kSlotBudgetFloats = int64_t{2} << 20;  // 8 MB
-constexpr int kMaxPieces = 64;
-
-/** Who packs which piece of a slot, and which pieces are ready. */
-struct SlotState {
-  std::atomic<int32_t> next{0};
-  std::atomic<uint8_t> done[kMaxPieces];
-};
-
-/** A grow-only array of slot states per calling thread. */
-struct SlotStates {
-  std::unique_ptr<SlotState[]> data;
-  size_t capacity = 0;
-  SlotState* get(size_t n, int pieces) {
-    if (n > capacity) {
-      data.reset(new SlotState[n]);
-      capacity = n;
-    }
-    for (size_t i = 0; i < n; ++i) {
-      data[i].next.store(0, std::memory_order_relaxed);
-      for (int p = 0; p < pieces; ++p) data[i].done[p].store(0, std::memory_order_relaxed);
-    }
-    return data.get();
-  }
-};
-thread_local SlotStates t_slot_states;
 
 struct GemmJob {
   int64_t M, N, K;
@@ -106,15 +76,7 @@ struct GemmJob {
   const MicroKernelSet* mk;
   GemmBlocking blk;
   bool direct_a;  // the micro-kernels read A in place (row-major, alpha 1): no packing pass
-  // This parallel region: N blocks [nb0, nb0 + nbs). With one M block, each slot is used by one
-  // tile only and lives in the running thread's t_pack_b (L2-resident, reused); otherwise the
-  // region's slots (k-slice-minor) and their states are shared.
-  int64_t nb0 = 0, nbs = 0;
-  bool shared = false;
-  float* slots = nullptr;
-  int64_t slot_floats = 0;  // kc x the widest block's packed width
-  SlotState* states = nullptr;
-  int64_t piece_strips = 1;  // strips per piece of a slot
+  int64_t slice_floats = 0;  // kc x the widest block's packed width
 };
 
 /**
@@ -135,44 +97,11 @@ MicroKernelFn kernel_for(int64_t width, const MicroKernelSet& mk) {
   return width == mk.half_width ? mk.half : mk.fn[width / mk.lanes - 1];
 }
 
-/**
- * Spins until another tile has packed a piece of a shared slot, for at most ~20 us (a piece takes a
- * few us). False when it is still not done: its packer is descheduled (a busy host) or failed, and
- * the caller packs a private copy rather than wait for a thread that is not running.
- */
-bool piece_ready(const std::atomic<uint8_t>& done) {
-  // ACL_SIM_GEMM_PIECE_WAIT_US overrides the bound (0: never wait; tests take the private path so).
-  static const int64_t wait_us = [] {
-    const char* v = std::getenv("ACL_SIM_GEMM_PIECE_WAIT_US");
-    return v && *v ? std::atoll(v) : int64_t{20};
-  }();
-  if (done.load(std::memory_order_acquire)) return true;
-  if (wait_us <= 0) return false;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(wait_us);
-  for (;;) {
-    for (int spin = 0; spin < 64; ++spin) {
-      if (done.load(std::memory_order_acquire)) return true;
-#if defined(__x86_64__)
-      _mm_pause();
-#endif
-    }
-    if (std::chrono::steady_clock::now() > deadline) return false;
-  }
-}
-
-/** Where one K slice of one tile's N block lives and how it is cut into strips and pieces. */
+/** Where one K slice of one tile's N block lives and how it is cut into strips. */
 struct SliceGeom {
   int64_t n0, nc, k0, kc;
   int64_t nstrips, last_width;  // whole widest strips, the last one narrowed to last_width
-  int64_t g;                    // strips per piece
 };
-
-/** Pack piece p (strips [p*g, p*g + g)) of a slice into base, at its place in the slot layout. */
-void pack_piece(const GemmJob& job, const SliceGeom& sg, int64_t p, float* base) {
-  const int64_t w = job.blk.widest, s0 = p * sg.g;
-  job.B->pack_strips(sg.k0, sg.kc, sg.n0 + s0 * w, std::min(sg.g * w, sg.nc - s0 * w), w,
-                     s0 + sg.g >= sg.nstrips ? sg.last_width : w, base + s0 * w * sg.kc);
-}
 
 void apply_epilogue(const GemmJob& job, int64_t m0, int64_t rows, int64_t n0, int64_t nc) {
   const GemmEpilogue& ep = *job.ep;
@@ -194,14 +123,10 @@ void apply_epilogue(const GemmJob& job, int64_t m0, int64_t rows, int64_t n0, in
 
 bool has_epilogue(const GemmEpilogue& ep) { return ep.row_bias || ep.col_bias || ep.residual || !ep.act.none(); }
 
-/**
- * One K slice of a tile: every MR-row panel of A against every strip of the packed slot, then the
- * epilogue on the last slice. With a shared slot (st), the first panel checks each piece before
- * its first use; a piece still not ready is packed into `own` (this thread's buffer, same layout)
- * and read from there.
- */
-void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc, const float* slot,
-                 const SlotState* st, float* own, float* a_pack, bool last_slice) {
+/** One K slice of a tile: every MR-row panel of A against every strip of the packed slice, then the
+ * epilogue on the last slice. */
+void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc, const float* slice,
+                 float* a_pack, bool last_slice) {
   const MicroKernelSet& mk = *job.mk;
   const int64_t widest = job.blk.widest, kc = sg.kc, k0 = sg.k0;
   const bool accumulate = k0 > 0 || job.beta != 0.f;
@@ -212,7 +137,6 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
   const bool epilogue = !in_kernel && has_epilogue(gep);
   TileEpilogue te;
   te.relu = in_kernel && !gep.act.none();
-  uint64_t private_pieces = 0;
   for (int64_t i = 0; i < mc; i += mk.mr) {
     const int m_valid = static_cast<int>(std::min<int64_t>(mk.mr, mc - i));
     const float* a_panel;
@@ -223,19 +147,14 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
     } else {
       // Each A micro-panel is used once per K slice, so it is packed just in
       // time into an L1-sized buffer instead of packing the whole A block
-      // (which would evict the B slot from L2).
+      // (which would evict the B slice from L2).
       pack_a(*job.A, job.alpha, m0 + i, m_valid, k0, kc, mk.mr, a_pack);
       a_panel = a_pack;
     }
     te.row_bias = in_kernel && gep.row_bias ? gep.row_bias + m0 + i : nullptr;
     float* c_row = job.C + (m0 + i) * job.ldc + sg.n0;
     for (int64_t s = 0; s < sg.nstrips; ++s) {
-      const int64_t p = s / sg.g;
-      if (st && i == 0 && s % sg.g == 0 && !piece_ready(st->done[p])) {
-        pack_piece(job, sg, p, own);
-        private_pieces |= uint64_t{1} << p;
-      }
-      const float* b = ((private_pieces >> p) & 1 ? own : slot) + s * widest * kc;
+      const float* b = slice + s * widest * kc;
       const int64_t width = s + 1 < sg.nstrips ? widest : sg.last_width;
       const int n_valid = static_cast<int>(std::min(widest, sg.nc - s * widest));
       kernel_for(width, mk)(kc, a_panel, lda, b, c_row + s * widest, job.ldc, m_valid, n_valid, accumulate,
@@ -248,10 +167,10 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
 void run_tile(GemmJob& job, size_t index) {
   const MicroKernelSet& mk = *job.mk;
   const GemmBlocking& blk = job.blk;
-  const int64_t nb_local = static_cast<int64_t>(index) / blk.m_blocks;
+  const int64_t nb = static_cast<int64_t>(index) / blk.m_blocks;
   const int64_t mb = static_cast<int64_t>(index) % blk.m_blocks;
   const int64_t m0 = blk.m_begin(mb), mc = blk.m_begin(mb + 1) - m0;
-  const int64_t n0 = blk.n_begin(job.nb0 + nb_local), nc = blk.n_begin(job.nb0 + nb_local + 1) - n0;
+  const int64_t n0 = blk.n_begin(nb), nc = blk.n_begin(nb + 1) - n0;
   if (mc <= 0 || nc <= 0) return;
   float* C = job.C;
   const int64_t ldc = job.ldc;
@@ -270,31 +189,18 @@ void run_tile(GemmJob& job, size_t index) {
     return;
   }
 
-  // The block's strips: whole widest ones, then the edge (narrower kernel); grouped into pieces.
+  // The block's strips: whole widest ones, then the edge (narrower kernel).
   const int64_t widest = blk.widest;
   const int64_t nstrips = ceil_div(nc, widest), rem = nc % widest;
-  SliceGeom sg{n0, nc, 0, 0, nstrips, rem ? strip_width(rem, mk) : widest, job.piece_strips};
-  const int32_t npieces = static_cast<int32_t>(ceil_div(nstrips, sg.g));
+  SliceGeom sg{n0, nc, 0, 0, nstrips, rem ? strip_width(rem, mk) : widest};
   float* a_pack = job.direct_a ? nullptr : t_pack_a.get(static_cast<size_t>(mk.mr * blk.kc));
-  float* own = t_pack_b.get(static_cast<size_t>(job.slot_floats));
+  float* slice = t_pack_b.get(static_cast<size_t>(job.slice_floats));
 
   for (int64_t ks = 0; ks < blk.k_slices; ++ks) {
     sg.k0 = ks * blk.kc;
     sg.kc = std::min(blk.kc, job.K - sg.k0);
-    const bool last_slice = ks + 1 == blk.k_slices;
-    if (!job.shared) {
-      job.B->pack_strips(sg.k0, sg.kc, n0, nc, widest, sg.last_width, own);
-      sweep_slice(job, sg, m0, mc, own, nullptr, own, a_pack, last_slice);
-      continue;
-    }
-    SlotState& st = job.states[nb_local * blk.k_slices + ks];
-    float* slot = job.slots + (nb_local * blk.k_slices + ks) * job.slot_floats;
-    // Pack the pieces nobody has claimed yet; the other tiles of this N block do the same.
-    for (int32_t p; (p = st.next.fetch_add(1, std::memory_order_relaxed)) < npieces;) {
-      pack_piece(job, sg, p, slot);
-      st.done[p].store(1, std::memory_order_release);
-    }
-    sweep_slice(job, sg, m0, mc, slot, &st, own, a_pack, last_slice);
+    job.B->pack_strips(sg.k0, sg.kc, n0, nc, widest, sg.last_width, slice);
+    sweep_slice(job, sg, m0, mc, slice, a_pack, ks + 1 == blk.k_slices);
   }
 }
 
@@ -321,30 +227,12 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, 
   job.direct_a = mk.direct_a && A.cs == 1 && A.rs >= K && alpha == 1.f && !direct_a_disabled();
   const GemmBlocking& blk = job.blk;
 
-  // Pieces of a shared slot: a strip for costly sources (im2col), two for matrices (longer reads).
-  const int64_t max_strips = ceil_div(blk.max_block_cols(), blk.widest);
-  job.piece_strips = B.costly() ? 1 : 2;
-  job.piece_strips = std::max(job.piece_strips, ceil_div(max_strips, kMaxPieces));
-  job.slot_floats = round_up(blk.kc * max_strips * blk.widest, 16);
-  job.shared = blk.m_blocks > 1;
-  const int64_t per_block = std::max<int64_t>(1, blk.k_slices * job.slot_floats);
-  const int64_t blocks_per_region = job.shared ? std::max<int64_t>(1, kSlotBudgetFloats / per_block) : blk.n_blocks;
-  const int pieces = static_cast<int>(ceil_div(max_strips, job.piece_strips));
-
-  for (int64_t nb0 = 0; nb0 < blk.n_blocks; nb0 += blocks_per_region) {
-    job.nb0 = nb0;
-    job.nbs = std::min(blocks_per_region, blk.n_blocks - nb0);
-    const int64_t nslots = job.nbs * blk.k_slices;
-    if (job.shared && nslots) {
-      job.slots = t_slots_b.get(static_cast<size_t>(nslots * job.slot_floats));
-      job.states = t_slot_states.get(static_cast<size_t>(nslots), pieces);
-    }
-    const size_t tiles = static_cast<size_t>(job.nbs * blk.m_blocks);
-    if (tiles == 1 || threads == 1) {
-      for (size_t i = 0; i < tiles; ++i) run_tile(job, i);
-    } else {
-      ThreadPool::instance().parallel_for(tiles, [&job](size_t i) { run_tile(job, i); });
-    }
+  job.slice_floats = round_up(blk.kc * ceil_div(blk.max_block_cols(), blk.widest) * blk.widest, 16);
+  const size_t tiles = static_cast<size_t>(blk.n_blocks * blk.m_blocks);
+  if (tiles == 1 || threads == 1) {
+    for (size_t i = 0; i < tiles; ++i) run_tile(job, i);
+  } else {
+    ThreadPool::instance().parallel_for(tiles, [&job](size_t i) { run_tile(job, i); });
   }
 }
 

@@ -40,11 +40,6 @@ class BPanelSource {
    */
   virtual void pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip, int64_t last_width,
                            float* dst) const;
-  /**
-   * True when producing panels costs far more than copying (im2col): tiles sharing a slot then split
-   * its packing strip by strip (finer pieces, better balance) rather than two strips at a time.
-   */
-  virtual bool costly() const { return false; }
 };
 
 /** BPanelSource over a strided matrix. */
