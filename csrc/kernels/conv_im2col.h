@@ -17,6 +17,7 @@ class Im2ColSource final : public BPanelSource {
   void pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const override;
   void pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip, int64_t last_width,
                    float* dst) const override;
+  double pack_cost() const override { return 4.0; }
 
  private:
   const float* x_;

@@ -40,6 +40,7 @@
 #include "kernels/conv_winograd.h"
 #include "kernels/epilogue.h"
 #include "kernels/gemm.h"
+#include "kernels/gemm_microkernel.h"
 #include "kernels/gemm_tensor_io.h"
 #include "kernels/op_registry.h"
 #include "kernels/packed_weights.h"
@@ -127,18 +128,13 @@ void run_conv(OpContext& ctx) {
   // (single ops through run_op: 3x3 512 -> 512 at 7x7 took 3.0x onnxruntime's time packing per call, 1.1x
   // without; 3x3 128 -> 128 at 28x28 stays faster on Winograd, 0.9-1.0x against 1.4x).
   const bool cached = ctx.cache && ctx.input_is_weight(1);
-  // Outside a model Winograd transforms its weights per call (36 x M x C, 4x the weights) where the
-  // pixel-major conv only repacks them: on mid-size planes of long-K 3x3 convs the latter wins there
-  // (3x3 128 -> 128 at 28x28 through run_op: 0.84-0.89x of Winograd's time; AVX-512, whose 32-channel
-  // panels it needs).
-  // (Below 512 output pixels neither repacks per call: 3x3 512 -> 512 at 7x7 took 2.8x as long so.)
-  const bool pm_instead_of_winograd = !cached && group == 1 && wmode != DirectMode::kAll &&
-                                      pm_mode != DirectMode::kOff && winograd_conv_supported(g) &&
-                                      g.out_size() >= 512 && g.out_size() <= 1024 && cg * g.kernel_size() >= 1024 &&
-                                      pixel_major_panel_width() >= 32;
-  if (wmode != DirectMode::kOff && winograd_conv_supported(g) && !pm_instead_of_winograd &&
+  // Outside a model Winograd transforms its weights per call (36 x M x C, 4x the weights): that pays off from
+  // 64 output pixels per SIMD lane (through run_op on an Intel Xeon, 3x3 128 -> 128 at 28x28: AVX-512 0.87x of
+  // Winograd's time on the im2col GEMM, AVX2 1.3x; 3x3 64 -> 64 at 56x56: Winograd 0.5-0.7x of the GEMM on both).
+  const bool winograd_per_call_pays = g.out_size() >= 64 * micro_kernels().lanes;
+  if (wmode != DirectMode::kOff && winograd_conv_supported(g) &&
       (wmode == DirectMode::kAll ||
-       (!other_forced && (cached || g.out_size() >= 512) && winograd_conv_preferred(g, C, M, N)))) {
+       (!other_forced && (cached || winograd_per_call_pays) && winograd_conv_preferred(g, C, M, N)))) {
     auto transform = [&](float* dst) { winograd_transform_weights(W.data(), M, C, dst); };
     const float* u;
     if (cached) {
@@ -159,7 +155,7 @@ void run_conv(OpContext& ctx) {
     pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1 && g.pad_begin[i] == 0 && g.pad_end[i] == 0;
 
   const bool pixel_major =
-      pm_mode == DirectMode::kAll || pm_instead_of_winograd ||
+      pm_mode == DirectMode::kAll ||
       (pm_mode != DirectMode::kOff && (cached || g.out_size() >= 1024) && pixel_major_conv_applies(g, cg, mg, false));
   const bool direct =
       !pixel_major && cg > 0 && mode != DirectMode::kOff && direct_conv_applies(g, cg, mg, mode == DirectMode::kAll);

@@ -238,8 +238,6 @@ void run_tile(const Plan& p, size_t index) {
 
 }  // namespace
 
-int64_t pixel_major_panel_width() { return kernels().nr; }
-
 int64_t pixel_major_packed_size(int64_t m_rows, int64_t k) {
   const int64_t nr = kernels().nr;
   return ceil_div(m_rows, nr) * nr * k;

@@ -24,9 +24,6 @@
 
 namespace acl_sim {
 
-/** Output channels per weight panel on this host (32 on AVX-512, 16 on AVX2, 8 portable). */
-int64_t pixel_major_panel_width();
-
 /** Floats pixel_major_pack_weights writes for m_rows x k weights. */
 int64_t pixel_major_packed_size(int64_t m_rows, int64_t k);
 

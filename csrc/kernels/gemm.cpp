@@ -223,7 +223,7 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, 
   job.ldc = ldc;
   job.ep = &ep;
   job.mk = &mk;
-  job.blk = choose_gemm_blocking(M, N, K, mk, threads);
+  job.blk = choose_gemm_blocking(M, N, K, mk, threads, B.pack_cost());
   job.direct_a = mk.direct_a && A.cs == 1 && A.rs >= K && alpha == 1.f && !direct_a_disabled();
   const GemmBlocking& blk = job.blk;
 

@@ -40,6 +40,8 @@ class BPanelSource {
    */
   virtual void pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip, int64_t last_width,
                            float* dst) const;
+  /** What producing a packed value costs, in copies of one (im2col's gathers: several); the tile split weighs it. */
+  virtual double pack_cost() const { return 1.0; }
 };
 
 /** BPanelSource over a strided matrix. */

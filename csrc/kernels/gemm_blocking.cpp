@@ -87,7 +87,8 @@ TileSplit choose_tile_split(int64_t M, int64_t N, int64_t mr, int64_t w, double 
   return {best_mb, best_nb};
 }
 
-GemmBlocking choose_gemm_blocking(int64_t M, int64_t N, int64_t K, const MicroKernelSet& mk, int64_t threads) {
+GemmBlocking choose_gemm_blocking(int64_t M, int64_t N, int64_t K, const MicroKernelSet& mk, int64_t threads,
+                                  double pack_cost) {
   // K slices of 512 for 4-row kernels (AVX2: half as many passes over C per product), 256 for 8-row ones.
   // AVX2, 2 threads, in-process A/B on this project's GEMMs: 512 took 0.94-0.99x the time of 256 (1024^3,
   // 512^3, 512x4608x49, 128x3072x768; 1x1 convs' 2048x512x49 and 1024x256x196 even) and 0.97x on
@@ -112,11 +113,12 @@ GemmBlocking choose_gemm_blocking(int64_t M, int64_t N, int64_t K, const MicroKe
   const int64_t mb_min = std::min(m_units, ceil_div(M, mc_max));
   b.n_blocks = nb_min;
   b.m_blocks = mb_min;
-  // Every tile packs its own B slice: a column costs a tile about 2 x mr FMAs per k beyond its own (AVX-512
-  // and AVX2, 2 threads on an Intel Xeon: against mr, 0.80-0.90x the time on 64x576x3136, 128x1152x784,
-  // 256x2304x196 and 512x4608x49, the same on 1024^3 and the transformer's shapes).
+  // Every tile packs its own B slice: a column of a matrix costs a tile about 2 x mr FMAs per k beyond its own
+  // (AVX-512 and AVX2, 2 threads on an Intel Xeon: against mr, 0.80-0.90x the time on 64x576x3136, 128x1152x784,
+  // 256x2304x196 and 512x4608x49, the same on 1024^3 and the transformer's shapes), an im2col column more
+  // (AVX2, 3x3 512->512 at 7x7: M split, each tile gathering all 49 columns, took 1.2x the time of an N split).
   const TileSplit split = choose_tile_split(M, N, b.mr, w, 2.0 * M * N * std::max<int64_t>(K, 1), threads, mb_min,
-                                            nb_min, 2.0 * b.mr);
+                                            nb_min, 2.0 * b.mr * pack_cost);
   b.m_blocks = split.m_blocks;
   b.n_blocks = split.n_blocks;
   return b;

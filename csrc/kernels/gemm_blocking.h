@@ -49,10 +49,12 @@ TileSplit choose_tile_split(int64_t M, int64_t N, int64_t mr, int64_t widest, do
                             int64_t mb_min, int64_t nb_min, double col_cost = -1);
 
 /**
- * The blocking for an M x N x K product run by `threads` threads (1: the caller alone).
+ * The blocking for an M x N x K product run by `threads` threads (1: the caller alone), its B
+ * source's pack_cost per packed value (BPanelSource::pack_cost).
  * ACL_SIM_GEMM_KC / ACL_SIM_GEMM_NC override the slice depth and the N block width
  * limit, ACL_SIM_GEMM_MC caps the M block height (benchmark knobs).
  */
-GemmBlocking choose_gemm_blocking(int64_t M, int64_t N, int64_t K, const MicroKernelSet& mk, int64_t threads);
+GemmBlocking choose_gemm_blocking(int64_t M, int64_t N, int64_t K, const MicroKernelSet& mk, int64_t threads,
+                                  double pack_cost = 1.0);
 
 }  // namespace acl_sim
