@@ -24,10 +24,12 @@ CHECKS = textwrap.dedent("""
     rng = np.random.default_rng(7)
     f64 = lambda a: a.astype(np.float64)
     # M edges around 4, 6 and 8 rows, N edges around 8 / 16 / 24 / 48, K across the 256 slice (odd slice
-    # depths reach the AVX2 4x8 edge kernel's odd-k step).
+    # depths reach the AVX2 4x8 edge kernel's odd-k step); last 2-4 columns of a block as one-column strips
+    # (50, 99, 196, 100; 3 and 26 with no whole strip before them on AVX-512 / AVX2).
     for m, k, n in [(1, 3, 49), (5, 40, 8), (7, 300, 9), (9, 257, 49), (13, 64, 57), (15, 513, 56),
                     (23, 31, 200), (8, 600, 47), (64, 576, 196), (3, 70, 100), (6, 129, 25), (10, 255, 40),
-                    (18, 33, 23), (14, 7, 31), (16, 1000, 97), (33, 130, 73), (4, 5, 1), (9, 17, 145)]:
+                    (18, 33, 23), (14, 7, 31), (16, 1000, 97), (33, 130, 73), (4, 5, 1), (9, 17, 145),
+                    (11, 90, 50), (17, 300, 99), (12, 260, 3), (5, 33, 26)]:
         a, b = randn(rng, (m, k)), randn(rng, (k, n))
         (y,) = run_op("MatMul", [a, b], [(m, n)], [np.float32])
         assert_close_accum(y, f64(a) @ f64(b), np.float32, k)
@@ -52,7 +54,7 @@ CHECKS = textwrap.dedent("""
     print("ok")
 """)
 
-# Packed B beyond one parallel region's 8 MB budget (K x N > 2M floats): N blocks run in several regions.
+# A large product (K x N > 2M floats: many N blocks) with a Relu epilogue.
 REGIONS = textwrap.dedent("""
     import numpy as np
     from kernel_harness import assert_close_accum, randn, run_op

@@ -97,10 +97,17 @@ MicroKernelFn kernel_for(int64_t width, const MicroKernelSet& mk) {
   return width == mk.half_width ? mk.half : mk.fn[width / mk.lanes - 1];
 }
 
+// A block's last 2-4 columns run as that many one-column strips (the column kernel, A read in place) instead
+// of an 8- or 16-wide strip with mostly zero columns: 3x3 256->256 at 14x14 (N = 196 = 4 x 48 + 4 in one
+// block, 2 x 48 + 2 per N block of two) spent 7% of its time in the 8-wide tail kernel, and the tile with the
+// tail held its neighbour waiting for 13%.
+constexpr int64_t kColumnTail = 4;
+
 /** Where one K slice of one tile's N block lives and how it is cut into strips. */
 struct SliceGeom {
   int64_t n0, nc, k0, kc;
   int64_t nstrips, last_width;  // whole widest strips, the last one narrowed to last_width
+  int64_t columns;              // then this many one-column strips (packed after the others)
 };
 
 void apply_epilogue(const GemmJob& job, int64_t m0, int64_t rows, int64_t n0, int64_t nc) {
@@ -160,6 +167,10 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
       kernel_for(width, mk)(kc, a_panel, lda, b, c_row + s * widest, job.ldc, m_valid, n_valid, accumulate,
                             in_kernel ? &te : nullptr);
     }
+    const int64_t main_nc = sg.nc - sg.columns;
+    for (int64_t t = 0; t < sg.columns; ++t)
+      mk.column(kc, a_panel, lda, slice + (main_nc + t) * kc, c_row + main_nc + t, job.ldc, m_valid, 1, accumulate,
+                in_kernel ? &te : nullptr);
     if (last_slice && epilogue) apply_epilogue(job, m0 + i, m_valid, sg.n0, sg.nc);
   }
 }
@@ -189,17 +200,22 @@ void run_tile(GemmJob& job, size_t index) {
     return;
   }
 
-  // The block's strips: whole widest ones, then the edge (narrower kernel).
+  // The block's strips: whole widest ones, then the edge (narrower kernel, or one-column strips).
   const int64_t widest = blk.widest;
-  const int64_t nstrips = ceil_div(nc, widest), rem = nc % widest;
-  SliceGeom sg{n0, nc, 0, 0, nstrips, rem ? strip_width(rem, mk) : widest};
+  const int64_t rem = nc % widest;
+  const int64_t columns = job.direct_a && mk.column && rem >= 2 && rem <= kColumnTail ? rem : 0;
+  const int64_t main_nc = nc - columns;
+  const int64_t main_rem = main_nc % widest;
+  SliceGeom sg{n0, nc, 0, 0, ceil_div(main_nc, widest), main_rem ? strip_width(main_rem, mk) : widest, columns};
   float* a_pack = job.direct_a ? nullptr : t_pack_a.get(static_cast<size_t>(mk.mr * blk.kc));
   float* slice = t_pack_b.get(static_cast<size_t>(job.slice_floats));
 
   for (int64_t ks = 0; ks < blk.k_slices; ++ks) {
     sg.k0 = ks * blk.kc;
     sg.kc = std::min(blk.kc, job.K - sg.k0);
-    job.B->pack_strips(sg.k0, sg.kc, n0, nc, widest, sg.last_width, slice);
+    if (main_nc > 0) job.B->pack_strips(sg.k0, sg.kc, n0, main_nc, widest, sg.last_width, slice);
+    for (int64_t t = 0; t < columns; ++t)
+      job.B->pack_strips(sg.k0, sg.kc, n0 + main_nc + t, 1, 1, 1, slice + (main_nc + t) * sg.kc);
     sweep_slice(job, sg, m0, mc, slice, a_pack, ks + 1 == blk.k_slices);
   }
 }
