@@ -298,6 +298,15 @@ void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeomet
   const int64_t nv = std::min<int64_t>(mk.max_nv, env_int("ACL_SIM_WINO_NV", nv_default));
   p.W = nv * mk.lanes;
   p.kernels = mk.fn;
+  // Few tiles (AVX2, 14x14 at batch 1: 16) make every strip 16 wide, where the 4-row kernel has 8 accumulators
+  // for the FMA latency's 8 in flight: the 6-row one (12) took 0.94-0.99x the time on light_resnet50's five
+  // 3x3 256 -> 256 convs at 14x14 (bench_node_ab.py, 20 pairs), and 1.1x on wider strips (28x28), which keep
+  // the 4x24 kernel.
+  if (mk.tall_mr && p.T <= 2 * mk.lanes) {
+    p.W = 2 * mk.lanes;
+    p.mr = mk.tall_mr;
+    p.kernels = mk.tall;
+  }
   // Strips per block: V (36 x C x block floats) within ~512 KiB of L2.
   const int64_t strip_bytes = kXi * C * p.W * 4;
   p.S = env_int("ACL_SIM_WINO_S", std::clamp<int64_t>((512 << 10) / strip_bytes, 1, 4));

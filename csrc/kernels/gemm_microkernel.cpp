@@ -267,14 +267,15 @@ MicroKernelSet make_set() {
   switch (cpu_features().isa) {
     case KernelIsa::kAvx512:
       return {"avx512 8x48", 8, 16, 3, {kernel_avx512<8, 1>, kernel_avx512<8, 2>, kernel_avx512<8, 3>, nullptr},
-              8, kernel_avx2<8, 1>, true, column_avx512<8>};
+              8, kernel_avx2<8, 1>, true, column_avx512<8>, 0, {nullptr, nullptr}};
     case KernelIsa::kAvx2:
       return {"avx2 4x24", 4, 8, 3, {kernel_avx2<4, 1>, kernel_avx2<4, 2>, kernel_avx2<4, 3>, nullptr}, 0, nullptr, true,
-              column_avx2<4>};
+              column_avx2<4>, 6, {kernel_avx2<6, 1>, kernel_avx2<6, 2>}};
     default: break;
   }
 #endif
-  return {"scalar 4x8", 4, 8, 1, {kernel_scalar<4, 8>, nullptr, nullptr, nullptr}, 0, nullptr, true, nullptr};
+  return {"scalar 4x8", 4, 8, 1, {kernel_scalar<4, 8>, nullptr, nullptr, nullptr}, 0, nullptr, true, nullptr, 0,
+          {nullptr, nullptr}};
 }
 
 }  // namespace

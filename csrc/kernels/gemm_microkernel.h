@@ -44,6 +44,9 @@ struct MicroKernelSet {
   MicroKernelFn column;    // null, or strips of one column (b: kc floats), as MR dot products along k: a
                            // last column alone (49 = 48 + 1 output pixels) would otherwise cost a whole vector
                            // kernel, whose MR broadcasts per k make it a third of a full strip's time
+  int tall_mr;             // 0, or the rows of the tall kernels below (AVX2: 6)
+  MicroKernelFn tall[2];   // tall[nv-1]: strips of nv vectors over tall_mr rows (AVX2: 12 accumulators on 16-wide
+                           // strips, where fn[1] has 8)
 };
 
 /** The best set for this host (cpu_features().isa). */
