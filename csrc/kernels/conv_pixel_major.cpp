@@ -313,8 +313,12 @@ void pixel_major_conv_f32(const float* x, int64_t channels, const SpatialGeometr
   p.w = packed_w;
   p.y = y;
   p.ep = &ep;
-  const TileSplit split =
-      choose_tile_split(p.panels, p.blocks, 1, 1, 2.0 * m_rows * p.P * p.in.K, threads, 1, 1);
+  // Every tile streams its panels' weights (K x 32 floats each; from memory in a model, where they do not stay
+  // cached between runs): splitting the blocks too reads them again per block range. Weighed as the GEMM weighs
+  // re-reading A per N block, a streamed weight costing about as much as 48 FMAs.
+  const int64_t block_pixels = std::max<int64_t>(1, p.two_rows ? p.mr : p.in.OW / p.per_row);
+  const TileSplit split = choose_tile_split(p.panels, p.blocks, 1, std::max<int64_t>(1, 48 * 24 / block_pixels),
+                                            2.0 * m_rows * p.P * p.in.K, threads, 1, 1);
   p.panel_blocks = split.m_blocks;
   p.block_blocks = split.n_blocks;
   const size_t tiles = static_cast<size_t>(p.panel_blocks * p.block_blocks);
