@@ -59,12 +59,14 @@ TileSplit choose_tile_split(int64_t M, int64_t N, int64_t mr, int64_t w, double 
     double cost;
   };
   Candidate cands[33 * 17];
+  int64_t rows_of[33];  // max_block per M split, worked out once (this runs per op and call)
+  for (int64_t mb = mb_min; mb <= mb_hi; ++mb) rows_of[mb - mb_min] = max_block(mb, M, mr);
   int n = 0;
   double cheapest = 0;
   for (int64_t nb = nb_min; nb <= nb_hi; ++nb) {
     const int64_t cols = max_block(nb, N, w);
     for (int64_t mb = mb_min; mb <= mb_hi; ++mb) {
-      const int64_t rows = max_block(mb, M, mr);
+      const int64_t rows = rows_of[mb - mb_min];
       const double share = static_cast<double>(ceil_div(mb * nb, threads)) * rows * cols;
       const double cost = share * (1.0 + w / (24.0 * cols) + col_cost / rows);
       cands[n++] = {mb, nb, cost};
