@@ -214,8 +214,7 @@ void run_tile(GemmJob& job, size_t index) {
     sg.k0 = ks * blk.kc;
     sg.kc = std::min(blk.kc, job.K - sg.k0);
     if (main_nc > 0) job.B->pack_strips(sg.k0, sg.kc, n0, main_nc, widest, sg.last_width, slice);
-    for (int64_t t = 0; t < columns; ++t)
-      job.B->pack_strips(sg.k0, sg.kc, n0 + main_nc + t, 1, 1, 1, slice + (main_nc + t) * sg.kc);
+    if (columns > 0) job.B->pack_strips(sg.k0, sg.kc, n0 + main_nc, columns, 1, 1, slice + main_nc * sg.kc);
     sweep_slice(job, sg, m0, mc, slice, a_pack, ks + 1 == blk.k_slices);
   }
 }

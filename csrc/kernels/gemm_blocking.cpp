@@ -49,7 +49,8 @@ TileSplit choose_tile_split(int64_t M, int64_t N, int64_t mr, int64_t w, double 
   const int64_t want = flops < 1e7 ? threads : (flops < 5e7 ? 2 : 4) * threads;
   // Search the split that gives the busiest thread the least work: ceil(tiles / threads) tiles of
   // the largest tile's rows x columns. Narrow tiles pay a little more (A is re-read per N block),
-  // short ones col_cost per column (what reading or packing B costs the tile, in FMAs per k). Among splits within 3% of the cheapest, the tile count closest
+  // short ones col_cost per column (what reading or packing B costs the tile, in FMAs per k).
+  // Among splits within 3% of the cheapest, the tile count closest
   // to `want` wins: on an idle host they differ by those few percent, on a busy one a thread
   // descheduled mid-tile holds the whole product back by one tile.
   const int64_t mb_hi = std::min(m_units, mb_min + std::min<int64_t>(8 * threads, 32));
