@@ -132,9 +132,11 @@ void run_conv(OpContext& ctx) {
   // 64 output pixels per SIMD lane (through run_op on an Intel Xeon, 3x3 128 -> 128 at 28x28: AVX-512 0.87x of
   // Winograd's time on the im2col GEMM, AVX2 1.3x; 3x3 64 -> 64 at 56x56: Winograd 0.5-0.7x of the GEMM on both).
   const bool winograd_per_call_pays = g.out_size() >= 64 * micro_kernels().lanes;
+  const bool pixel_major_ready =
+      cached && pm_mode != DirectMode::kOff && group == 1 && pixel_major_conv_applies(g, cg, mg, false);
   if (wmode != DirectMode::kOff && winograd_conv_supported(g) &&
       (wmode == DirectMode::kAll ||
-       (!other_forced && (cached || winograd_per_call_pays) && winograd_conv_preferred(g, C, M, N)))) {
+       (!other_forced && (cached || winograd_per_call_pays) && winograd_conv_preferred(g, C, M, N, pixel_major_ready)))) {
     auto transform = [&](float* dst) { winograd_transform_weights(W.data(), M, C, dst); };
     const float* u;
     if (cached) {

@@ -36,8 +36,9 @@ bool winograd_conv_supported(const SpatialGeometry& g);
 /**
  * The measured selection rule: true when the Winograd path is expected to beat the direct / im2col paths
  * for this supported geometry with C input and M output channels (per group; group must be 1).
+ * pixel_major_ready: the pixel-major conv takes this geometry with its weights packed once (a loaded model).
  */
-bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int64_t N);
+bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int64_t N, bool pixel_major_ready);
 
 /**
  * y = act(conv3x3(x, w) + bias[m] + residual) for a batch: x [N, C, IH, IW], u the transformed weights
