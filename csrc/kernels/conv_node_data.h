@@ -16,6 +16,7 @@ struct ConvNodeData {
   mutable NodeCache winograd;     // PackedWeights: U = G g G^T (conv_winograd.h)
   mutable NodeCache pixel_major;  // PackedWeights: pixel_major_pack_weights (conv_pixel_major.h)
   mutable NodeCache direct;       // PackedWeights: direct_pack_weights (conv_direct_packed.h)
+  mutable NodeCache gemm_a;       // PackedWeights: pack_a_panels per group (gemm.h)
 };
 
 /** The node's ConvNodeData, created empty on first use; thread-safe. */

@@ -24,7 +24,9 @@
 // (conv_winograd.h) where its measured rule says it is faster, its transformed
 // weights in the node cache too; ACL_SIM_CONV_WINOGRAD=0 / =all likewise.
 // In a loaded model the direct path reads its weights packed once per model (conv_direct_packed.h);
-// ACL_SIM_CONV_DIRECT_PACKED=0 makes it read them in place, for A/B measurements.
+// ACL_SIM_CONV_DIRECT_PACKED=0 makes it read them in place, for A/B measurements. The GEMM paths read theirs
+// packed once into the micro-kernels' panels where that was measured to pay (ACL_SIM_CONV_GEMM_PACKED=0 never,
+// =all on every GEMM conv of a loaded model).
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -183,6 +185,20 @@ void run_conv(OpContext& ctx) {
       for (int64_t gi = 0; gi < group; ++gi) direct_pack_weights(W.data() + gi * mg * K, mg, K, dst + gi * dp_size);
     });
   }
+  // The GEMM paths' A (the weights) in micro-kernel panels, every group's, once per loaded model (gemm.h says
+  // why). Stop 24, A/B inside light_resnet50 on AVX2 (Intel Xeon, 30 pairs): 1x1 256->1024 at 14x14 took
+  // 0.91x the time of A in place, 128->512 at 28x28 0.96x; on 7x7 planes (512->2048: 1.05x), 56x56 ones
+  // (1.0-1.03x) and at K >= 1024 (1.05x, 3x3 512->512 at 7x7 1.8x) reading A in place stays ahead.
+  const bool on_gemm = !pixel_major && !direct;
+  const int64_t ga_size = on_gemm ? packed_a_floats(mg, K) : 0;
+  const float* ga_w = nullptr;
+  const DirectMode ga_mode = path_mode("ACL_SIM_CONV_GEMM_PACKED");
+  if (on_gemm && cached && mg > 4 && ga_mode != DirectMode::kOff && ((K <= 512 && P >= 196 && P <= 784) || ga_mode == DirectMode::kAll)) {
+    ga_w = packed_once(conv_node_data(*ctx.cache).gemm_a, static_cast<size_t>(group * ga_size), [&](float* dst) {
+      for (int64_t gi = 0; gi < group; ++gi)
+        pack_a_panels(MatrixRef{W.data() + gi * mg * K, K, 1}, mg, K, dst + gi * ga_size);
+    });
+  }
   auto one = [&](int64_t n, int64_t gi, bool parallel) {
     const float* xg = X.data() + (n * C + gi * cg) * in_size;
     float* yg = Y.data() + (n * M + gi * mg) * P;
@@ -199,11 +215,17 @@ void run_conv(OpContext& ctx) {
       pixel_major_conv_f32(xg, cg, g, pm_w + gi * pm_size, mg, yg, ep, parallel);
     } else if (direct) {
       direct_conv_f32(xg, cg, g, a.data, mg, yg, ep, parallel, dp_w ? dp_w + gi * dp_size : nullptr);
+    } else if (pointwise && ga_w) {
+      gemm_f32_packed_a(mg, P, K, ga_w + gi * ga_size, MatrixPanelSource(MatrixRef{xg, in_size, 1}), beta, yg, P,
+                        gemm_ep, parallel);
     } else if (pointwise) {
       gemm_f32(mg, P, K, 1.f, a, MatrixRef{xg, in_size, 1}, beta, yg, P, gemm_ep, parallel);
     } else {
       Im2ColSource cols(xg, cg, g);
-      gemm_f32(mg, P, K, 1.f, a, cols, beta, yg, P, gemm_ep, parallel);
+      if (ga_w)
+        gemm_f32_packed_a(mg, P, K, ga_w + gi * ga_size, cols, beta, yg, P, gemm_ep, parallel);
+      else
+        gemm_f32(mg, P, K, 1.f, a, cols, beta, yg, P, gemm_ep, parallel);
     }
   };
   const int64_t jobs = N * group;

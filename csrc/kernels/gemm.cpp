@@ -76,6 +76,7 @@ struct GemmJob {
   const MicroKernelSet* mk;
   GemmBlocking blk;
   bool direct_a;  // the micro-kernels read A in place (row-major, alpha 1): no packing pass
+  const float* a_packed = nullptr;  // or A comes packed once (pack_a_panels)
   int64_t slice_floats = 0;  // kc x the widest block's packed width
 };
 
@@ -148,7 +149,9 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
     const int m_valid = static_cast<int>(std::min<int64_t>(mk.mr, mc - i));
     const float* a_panel;
     int64_t lda = 0;
-    if (job.direct_a) {
+    if (job.a_packed) {
+      a_panel = job.a_packed + (m0 + i) * job.K + k0 * mk.mr;  // panel (m0 + i) / mr, step k0
+    } else if (job.direct_a) {
       a_panel = job.A->data + (m0 + i) * job.A->rs + k0;
       lda = job.A->rs;
     } else {
@@ -207,7 +210,7 @@ void run_tile(GemmJob& job, size_t index) {
   const int64_t main_nc = nc - columns;
   const int64_t main_rem = main_nc % widest;
   SliceGeom sg{n0, nc, 0, 0, ceil_div(main_nc, widest), main_rem ? strip_width(main_rem, mk) : widest, columns};
-  float* a_pack = job.direct_a ? nullptr : t_pack_a.get(static_cast<size_t>(mk.mr * blk.kc));
+  float* a_pack = job.direct_a || job.a_packed ? nullptr : t_pack_a.get(static_cast<size_t>(mk.mr * blk.kc));
   float* slice = t_pack_b.get(static_cast<size_t>(job.slice_floats));
 
   for (int64_t ks = 0; ks < blk.k_slices; ++ks) {
@@ -219,10 +222,8 @@ void run_tile(GemmJob& job, size_t index) {
   }
 }
 
-}  // namespace
-
-void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const BPanelSource& B, float beta,
-              float* C, int64_t ldc, const GemmEpilogue& ep, bool parallel) {
+void run_gemm(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const float* a_packed,
+              const BPanelSource& B, float beta, float* C, int64_t ldc, const GemmEpilogue& ep, bool parallel) {
   if (M <= 0 || N <= 0) return;
   const MicroKernelSet& mk = micro_kernels();
   const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;
@@ -239,7 +240,8 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, 
   job.ep = &ep;
   job.mk = &mk;
   job.blk = choose_gemm_blocking(M, N, K, mk, threads, B.pack_cost());
-  job.direct_a = mk.direct_a && A.cs == 1 && A.rs >= K && alpha == 1.f && !direct_a_disabled();
+  job.a_packed = a_packed;
+  job.direct_a = !a_packed && mk.direct_a && A.cs == 1 && A.rs >= K && alpha == 1.f && !direct_a_disabled();
   const GemmBlocking& blk = job.blk;
 
   job.slice_floats = round_up(blk.kc * ceil_div(blk.max_block_cols(), blk.widest) * blk.widest, 16);
@@ -249,6 +251,24 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, 
   } else {
     ThreadPool::instance().parallel_for(tiles, [&job](size_t i) { run_tile(job, i); });
   }
+}
+
+}  // namespace
+
+void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const BPanelSource& B, float beta,
+              float* C, int64_t ldc, const GemmEpilogue& ep, bool parallel) {
+  run_gemm(M, N, K, alpha, A, nullptr, B, beta, C, ldc, ep, parallel);
+}
+
+void gemm_f32_packed_a(int64_t M, int64_t N, int64_t K, const float* a_packed, const BPanelSource& B, float beta,
+                       float* C, int64_t ldc, const GemmEpilogue& ep, bool parallel) {
+  run_gemm(M, N, K, 1.f, MatrixRef{}, a_packed, B, beta, C, ldc, ep, parallel);
+}
+
+int64_t packed_a_floats(int64_t M, int64_t K) { return round_up(M, micro_kernels().mr) * K; }
+
+void pack_a_panels(const MatrixRef& A, int64_t M, int64_t K, float* dst) {
+  pack_a(A, 1.f, 0, M, 0, K, micro_kernels().mr, dst);
 }
 
 void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const MatrixRef& B, float beta,

@@ -78,6 +78,19 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, 
 void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const MatrixRef& B, float beta,
               float* C, int64_t ldc, const GemmEpilogue& ep = {}, bool parallel = true);
 
+/**
+ * A packed once for the micro-kernels (weights, in a loaded model): the mr-row panels of this host's kernel set,
+ * each K steps of mr floats (rows past M zero). Read as one sequential stream per panel, where A in place is mr
+ * streams of a row each: on short rows (1x1 256->1024, 512->2048) those stop the hardware prefetcher every few
+ * lines and a cold A (a model's weights come from memory on every run) stalls the kernel.
+ */
+int64_t packed_a_floats(int64_t M, int64_t K);
+void pack_a_panels(const MatrixRef& A, int64_t M, int64_t K, float* dst);
+
+/** gemm_f32 with A (alpha 1) given as pack_a_panels made it. */
+void gemm_f32_packed_a(int64_t M, int64_t N, int64_t K, const float* a_packed, const BPanelSource& B, float beta,
+                       float* C, int64_t ldc, const GemmEpilogue& ep = {}, bool parallel = true);
+
 /** "avx512 8x48" etc.: the micro-kernel the driver uses on this host (for benchmarks and logs). */
 ACL_SIM_EXPORT const char* gemm_kernel_name();
 
