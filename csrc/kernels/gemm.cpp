@@ -167,9 +167,11 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
       const float* b = slice + s * widest * kc;
       const int64_t width = s + 1 < sg.nstrips ? widest : sg.last_width;
       const int n_valid = static_cast<int>(std::min(widest, sg.nc - s * widest));
+      te.prefetch_a = s == 0;
       kernel_for(width, mk)(kc, a_panel, lda, b, c_row + s * widest, job.ldc, m_valid, n_valid, accumulate,
-                            in_kernel ? &te : nullptr);
+                            in_kernel || s == 0 ? &te : nullptr);
     }
+    te.prefetch_a = false;
     const int64_t main_nc = sg.nc - sg.columns;
     for (int64_t t = 0; t < sg.columns; ++t)
       mk.column(kc, a_panel, lda, slice + (main_nc + t) * kc, c_row + main_nc + t, job.ldc, m_valid, 1, accumulate,

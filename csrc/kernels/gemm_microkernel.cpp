@@ -20,6 +20,13 @@ inline float tile_epilogue_scalar(float v, const TileEpilogue* ep, int i) {
 }
 
 #if defined(__x86_64__)
+// A read in place is mr streams of one row each, too short for the hardware prefetcher to ramp up on (a 1x1
+// conv's 1 KiB rows, Winograd's U rows), and in a model it comes from memory on every run: on a panel's first
+// strip (TileEpilogue::prefetch_a) the kernels ask for each row's line 64 floats ahead once per 16 k. (On every
+// strip it cost hot products 1-3%: MatMul 1024^3, 1x1 convs looped on one input.) Stop 24, A/B inside the models (Intel Xeon, 2 threads, 16-30
+// pairs; all nodes): AVX2 resnet50 0.95x, vgg19 0.94x, densenet121 0.97x; AVX-512 vgg19 0.94x, the rest
+// 0.999-1.004x. 32 floats ahead was 1.03x of 64, 96 and 128 even, 256 worse on 3x3 512->512 at 7x7.
+constexpr int64_t kAPrefetchAhead = 64;
 using simd::V16;
 using simd::V8;
 
@@ -30,6 +37,48 @@ using simd::V8;
 inline void prefetch_c(const float* c, int64_t ldc, int m_valid, int width) {
   for (int i = 0; i < m_valid; ++i)
     for (int j = 0; j < width; j += 16) _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + j), _MM_HINT_T0);
+}
+
+/** Each in-place A row's line kAPrefetchAhead floats past step k. */
+template <int MR>
+__attribute__((always_inline)) inline void prefetch_a_ahead(const float* const (&rows)[MR], int64_t k) {
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) _mm_prefetch(reinterpret_cast<const char*>(rows[i] + k + kAPrefetchAhead), _MM_HINT_T0);
+}
+
+/** One k step of an MR x NV-vector tile: NV vectors of the B strip against MR broadcast A values. */
+template <int MR, int NV, bool kDirect>
+ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline void step_avx512(__m512 (&acc)[MR][NV],
+                                                                           const float* const (&rows)[MR],
+                                                                           const float*& b, int64_t k) {
+  __m512 bv[NV];
+#pragma GCC unroll 4
+  for (int j = 0; j < NV; ++j) bv[j] = _mm512_loadu_ps(b + j * 16);
+  const int64_t ka = kDirect ? k : k * MR;
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) {
+    const __m512 av = _mm512_set1_ps(rows[i][ka]);
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_fmadd_ps(av, bv[j], acc[i][j]);
+  }
+  b += NV * 16;
+}
+
+template <int MR, int NV, bool kDirect>
+ACL_SIM_TARGET_AVX2 __attribute__((always_inline)) inline void step_avx2(__m256 (&acc)[MR][NV],
+                                                                       const float* const (&rows)[MR],
+                                                                       const float*& b, int64_t k) {
+  __m256 bv[NV];
+#pragma GCC unroll 4
+  for (int j = 0; j < NV; ++j) bv[j] = _mm256_loadu_ps(b + j * 8);
+  const int64_t ka = kDirect ? k : k * MR;
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) {
+    const __m256 av = _mm256_broadcast_ss(rows[i] + ka);
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) acc[i][j] = _mm256_fmadd_ps(av, bv[j], acc[i][j]);
+  }
+  b += NV * 8;
 }
 
 /** Row i's bias, then Relu, on one stored vector (TileEpilogue). */
@@ -55,20 +104,17 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
 #pragma GCC unroll 8
   for (int i = 0; i < MR; ++i) rows[i] = a + (kDirect ? (i < m_valid ? i : m_valid - 1) * lda : i);
   prefetch_c(c, ldc, m_valid, NV * W);
+  int64_t k = 0;
+  if constexpr (kDirect) {
+    if (ep && ep->prefetch_a) for (; k + 16 <= kc; k += 16) {
+      prefetch_a_ahead<MR>(rows, k);
 #pragma GCC unroll 2
-  for (int64_t k = 0; k < kc; ++k) {
-    __m512 bv[NV];
-#pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) bv[j] = _mm512_loadu_ps(b + j * W);
-    const int64_t ka = kDirect ? k : k * MR;
-#pragma GCC unroll 8
-    for (int i = 0; i < MR; ++i) {
-      __m512 av = _mm512_set1_ps(rows[i][ka]);
-#pragma GCC unroll 4
-      for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_fmadd_ps(av, bv[j], acc[i][j]);
+      for (int64_t kk = k; kk < k + 16; ++kk) step_avx512<MR, NV, kDirect>(acc, rows, b, kk);
     }
-    b += NV * W;
   }
+#pragma GCC unroll 2
+  for (; k < kc; ++k) step_avx512<MR, NV, kDirect>(acc, rows, b, k);
+
   if (n_valid == NV * W) {
 #pragma GCC unroll 8
     for (int i = 0; i < MR; ++i) {
@@ -133,20 +179,16 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
       b += 2 * NV * W;
     }
   }
+  if constexpr (kDirect && S == 1) {
+    if (ep && ep->prefetch_a) for (; k + 16 <= kc; k += 16) {
+      prefetch_a_ahead<MR>(rows, k);
 #pragma GCC unroll 2
-  for (; k < kc; ++k) {
-    __m256 bv[NV];
-#pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) bv[j] = _mm256_loadu_ps(b + j * W);
-    const int64_t ka = kDirect ? k : k * MR;
-#pragma GCC unroll 8
-    for (int i = 0; i < MR; ++i) {
-      __m256 av = _mm256_broadcast_ss(rows[i] + ka);
-#pragma GCC unroll 4
-      for (int j = 0; j < NV; ++j) acc[i][j] = _mm256_fmadd_ps(av, bv[j], acc[i][j]);
+      for (int64_t kk = k; kk < k + 16; ++kk) step_avx2<MR, NV, kDirect>(acc, rows, b, kk);
     }
-    b += NV * W;
   }
+#pragma GCC unroll 2
+  for (; k < kc; ++k) step_avx2<MR, NV, kDirect>(acc, rows, b, k);
+
   if constexpr (S == 2) {
 #pragma GCC unroll 8
     for (int i = 0; i < MR; ++i)
