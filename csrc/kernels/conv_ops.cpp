@@ -138,7 +138,8 @@ void run_conv(OpContext& ctx) {
       cached && pm_mode != DirectMode::kOff && group == 1 && pixel_major_conv_applies(g, cg, mg, false);
   if (wmode != DirectMode::kOff && winograd_conv_supported(g) &&
       (wmode == DirectMode::kAll ||
-       (!other_forced && (cached || winograd_per_call_pays) && winograd_conv_preferred(g, C, M, N, pixel_major_ready)))) {
+       (!other_forced && (cached || winograd_per_call_pays) &&
+        winograd_conv_preferred(g, C, M, N, pixel_major_ready)))) {
     auto transform = [&](float* dst) { winograd_transform_weights(W.data(), M, C, dst); };
     const float* u;
     if (cached) {
@@ -193,7 +194,8 @@ void run_conv(OpContext& ctx) {
   const int64_t ga_size = on_gemm ? packed_a_floats(mg, K) : 0;
   const float* ga_w = nullptr;
   const DirectMode ga_mode = path_mode("ACL_SIM_CONV_GEMM_PACKED");
-  if (on_gemm && cached && mg > 4 && ga_mode != DirectMode::kOff && ((K <= 512 && P >= 196 && P <= 784) || ga_mode == DirectMode::kAll)) {
+  const bool ga_pays = K <= 512 && P >= 196 && P <= 784;
+  if (on_gemm && cached && mg > 4 && ga_mode != DirectMode::kOff && (ga_pays || ga_mode == DirectMode::kAll)) {
     ga_w = packed_once(conv_node_data(*ctx.cache).gemm_a, static_cast<size_t>(group * ga_size), [&](float* dst) {
       for (int64_t gi = 0; gi < group; ++gi)
         pack_a_panels(MatrixRef{W.data() + gi * mg * K, K, 1}, mg, K, dst + gi * ga_size);

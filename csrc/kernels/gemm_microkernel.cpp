@@ -22,10 +22,11 @@ inline float tile_epilogue_scalar(float v, const TileEpilogue* ep, int i) {
 #if defined(__x86_64__)
 // A read in place is mr streams of one row each, too short for the hardware prefetcher to ramp up on (a 1x1
 // conv's 1 KiB rows, Winograd's U rows), and in a model it comes from memory on every run: on a panel's first
-// strip (TileEpilogue::prefetch_a) the kernels ask for each row's line 64 floats ahead once per 16 k. (On every
-// strip it cost hot products 1-3%: MatMul 1024^3, 1x1 convs looped on one input.) Stop 24, A/B inside the models (Intel Xeon, 2 threads, 16-30
-// pairs; all nodes): AVX2 resnet50 0.95x, vgg19 0.94x, densenet121 0.97x; AVX-512 vgg19 0.94x, the rest
-// 0.999-1.004x. 32 floats ahead was 1.03x of 64, 96 and 128 even, 256 worse on 3x3 512->512 at 7x7.
+// strip (TileEpilogue::prefetch_a) the kernels ask for each row's line 64 floats ahead once per 16 k. Stop 24,
+// A/B inside the models (Intel Xeon, 2 threads, 16-30 pairs; all nodes): AVX2 resnet50 0.95-0.96x, vgg19
+// 0.94x, densenet121 0.97x; AVX-512 vgg19 0.95x, the rest 0.997-1.004x. 32 floats ahead was 1.03x of 64, 96
+// and 128 even, 256 worse on 3x3 512->512 at 7x7; on every strip it cost hot products (MatMul 1024^3, 1x1
+// convs looped on one input) 1-3%, on the first 0-2%.
 constexpr int64_t kAPrefetchAhead = 64;
 using simd::V16;
 using simd::V8;
@@ -106,10 +107,12 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
   prefetch_c(c, ldc, m_valid, NV * W);
   int64_t k = 0;
   if constexpr (kDirect) {
-    if (ep && ep->prefetch_a) for (; k + 16 <= kc; k += 16) {
-      prefetch_a_ahead<MR>(rows, k);
+    if (ep && ep->prefetch_a) {
+      for (; k + 16 <= kc; k += 16) {
+        prefetch_a_ahead<MR>(rows, k);
 #pragma GCC unroll 2
-      for (int64_t kk = k; kk < k + 16; ++kk) step_avx512<MR, NV, kDirect>(acc, rows, b, kk);
+        for (int64_t kk = k; kk < k + 16; ++kk) step_avx512<MR, NV, kDirect>(acc, rows, b, kk);
+      }
     }
   }
 #pragma GCC unroll 2
@@ -180,10 +183,12 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
     }
   }
   if constexpr (kDirect && S == 1) {
-    if (ep && ep->prefetch_a) for (; k + 16 <= kc; k += 16) {
-      prefetch_a_ahead<MR>(rows, k);
+    if (ep && ep->prefetch_a) {
+      for (; k + 16 <= kc; k += 16) {
+        prefetch_a_ahead<MR>(rows, k);
 #pragma GCC unroll 2
-      for (int64_t kk = k; kk < k + 16; ++kk) step_avx2<MR, NV, kDirect>(acc, rows, b, kk);
+        for (int64_t kk = k; kk < k + 16; ++kk) step_avx2<MR, NV, kDirect>(acc, rows, b, kk);
+      }
     }
   }
 #pragma GCC unroll 2
