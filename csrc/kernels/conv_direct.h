@@ -15,6 +15,7 @@
 
 #include <cstdint>
 
+#include "kernels/conv_direct_input.h"
 #include "kernels/conv_geometry.h"
 #include "kernels/gemm.h"
 
@@ -28,23 +29,6 @@ namespace acl_sim {
  */
 bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_rows, bool any_width = false);
 
-/**
- * The input as the direct convs read it, built in this thread's scratch by prepare_direct_input: the
- * zero-padded input split into stride phase planes [phases, channels, IHs, pitch] (the caller's x itself
- * when there are no pads and stride 1), and for each of the K = channels x KH x KW im2col rows the offset
- * of its tap in xp: output pixel (oh, ow)'s value of row k is xp[off[k] + oh * pitch + ow]. Valid until
- * this thread prepares another input. A 1-D conv is a 2-D one of height 1.
- */
-/** off[] has this many entries past K (copies of the last), so kernels may read offsets ahead to prefetch. */
-constexpr int64_t kDirectOffsetSlack = 32;
-struct DirectInput {
-  const float* xp = nullptr;
-  const int64_t* off = nullptr;
-  int64_t K = 0, KH = 1, KW = 1;
-  int64_t IHs = 0, pitch = 0;  // rows and row pitch of one phase plane
-  int64_t OH = 0, OW = 0;
-};
-DirectInput prepare_direct_input(const float* x, int64_t channels, const SpatialGeometry& g, bool parallel);
 
 /**
  * y[m, p] = act(sum_k w[m, k] * im2col(x)[k, p] + ep.row_bias[m] + ep.residual[m, p]) for one image and group:

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "executor/thread_pool.h"
-#include "kernels/conv_direct.h"
+#include "kernels/conv_direct_input.h"
 #include "kernels/cpu_features.h"
 #include "kernels/epilogue.h"
 #include "kernels/gemm_blocking.h"

@@ -23,6 +23,7 @@
 #include "kernels/gemm_microkernel.h"
 #include "kernels/gemm_pack.h"
 #include "kernels/gemm_small_m.h"
+#include "kernels/thread_scratch.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -34,27 +35,8 @@ namespace {
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 
-/** A grow-only 64-byte-aligned scratch buffer per thread and purpose. */
-struct Scratch {
-  float* data = nullptr;
-  size_t capacity = 0;
-  ~Scratch() { std::free(data); }
-  float* get(size_t n) {
-    if (n > capacity) {
-      std::free(data);
-      data = nullptr;
-      capacity = std::max(n, capacity * 2);
-      data = static_cast<float*>(std::aligned_alloc(64, round_up(static_cast<int64_t>(capacity * sizeof(float)), 64)));
-      if (!data) {
-        capacity = 0;
-        throw std::bad_alloc();
-      }
-    }
-    return data;
-  }
-};
 // The running thread's A micro-panel and B slice.
-thread_local Scratch t_pack_a, t_pack_b;
+thread_local Scratch<float> t_pack_a, t_pack_b;
 
 /** ACL_SIM_GEMM_PACK_A=1 packs A even where the kernels could read it in place (for benchmarking both). */
 bool direct_a_disabled() {

@@ -3,8 +3,8 @@
 // K is walked in slices of kc; N is cut into blocks of whole micro-kernel strips
 // whose packed kc x width slice of B (a "slot") takes at most half of L2; M is cut
 // into blocks of whole MR-row panels. A tile is one (M block, N block) pair and one
-// thread-pool index. B is packed once per slot and shared by every M block, so
-// splitting M costs nothing and the split is chosen for balance alone.
+// thread-pool index. Every tile packs its own B slice (gemm.cpp says why), so tiles that
+// share an N block pack it again: the split weighs that packing against balance.
 #pragma once
 
 #include <cstdint>
