@@ -276,12 +276,12 @@ bool pixel_major_conv_applies(const SpatialGeometry& g, int64_t channels, int64_
   }
   // Strided windows over many channels (resnet50's 3x3/2 at 128, 256, 512) run 0.87-0.92x of the im2col GEMM
   // in the model on AVX-512 (A/B inside light_resnet50, 2 threads, with the panel prefetch), on any plane.
-  if (strided && !pointwise && channels * g.kernel_size() >= 1024 && kernels().nr >= 32) return true;
+  const bool wide = kernels().nr >= 32;  // the AVX-512 kernel (32 channels per tile)
+  if (strided && !pointwise && channels * g.kernel_size() >= 1024 && wide) return true;
   // Stop 24, A/B inside the models on AVX-512 (Intel Xeon, 2 threads, 16-20 pairs): the 7x7/2 stems over 3
   // channels took 0.81-0.86x the direct conv's time (light_resnet50, densenet121; PP-OCR's 3x3/2 stems into 8
   // and 16 channels 1.3-2.8x: they stay), 1x1 convs with K >= 512 on 14x14 planes 0.88-0.97x (1024->256,
   // 1024->512, 512->1024/2); 1x1 at K = 256 (1.05x), on 7x7 (1.15x) or from 28x28 planes up (1.1-1.8x) do not.
-  const bool wide = kernels().nr >= 32;
   if (wide && strided && !pointwise && channels < 8 && channels * g.kernel_size() >= 64 && m_rows >= 32) return true;
   if (wide && pointwise && channels >= 512 && g.out_size() >= 196 && g.out_size() < 784) return true;
   // Stride-1 windows up to 28x28 planes into at most 128 channels too (there ahead of Winograd, see
@@ -291,7 +291,7 @@ bool pixel_major_conv_applies(const SpatialGeometry& g, int64_t channels, int64_
   if (pointwise || strided || channels * g.kernel_size() < 1024 || g.out_size() > largest_plane) return false;
   // The AVX2 kernel (6 pixels x 16 channels) only gains where the others are weakest, few output channels:
   // 3x3 128->32 at 7x7 / 14x14 0.89x / 0.93x, but 3x3 512->512 at 7x7 1.12x and 3x3/2 256, 512 1.3-1.4x.
-  return kernels().nr >= 32 || m_rows <= 64;
+  return wide || m_rows <= 64;
 }
 
 void pixel_major_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* packed_w,

@@ -48,38 +48,20 @@ __attribute__((always_inline)) inline void prefetch_a_ahead(const float* const (
 }
 
 /** One k step of an MR x NV-vector tile: NV vectors of the B strip against MR broadcast A values. */
-template <int MR, int NV, bool kDirect>
-ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline void step_avx512(__m512 (&acc)[MR][NV],
-                                                                           const float* const (&rows)[MR],
-                                                                           const float*& b, int64_t k) {
-  __m512 bv[NV];
+template <class V, int MR, int NV, bool kDirect>
+__attribute__((always_inline)) inline void step(typename V::T (&acc)[MR][NV], const float* const (&rows)[MR],
+                                                const float*& b, int64_t k) {
+  typename V::T bv[NV];
 #pragma GCC unroll 4
-  for (int j = 0; j < NV; ++j) bv[j] = _mm512_loadu_ps(b + j * 16);
+  for (int j = 0; j < NV; ++j) bv[j] = V::load(b + j * V::W);
   const int64_t ka = kDirect ? k : k * MR;
 #pragma GCC unroll 8
   for (int i = 0; i < MR; ++i) {
-    const __m512 av = _mm512_set1_ps(rows[i][ka]);
+    const typename V::T av = V::set1(rows[i][ka]);
 #pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_fmadd_ps(av, bv[j], acc[i][j]);
+    for (int j = 0; j < NV; ++j) acc[i][j] = V::fma(av, bv[j], acc[i][j]);
   }
-  b += NV * 16;
-}
-
-template <int MR, int NV, bool kDirect>
-ACL_SIM_TARGET_AVX2 __attribute__((always_inline)) inline void step_avx2(__m256 (&acc)[MR][NV],
-                                                                       const float* const (&rows)[MR],
-                                                                       const float*& b, int64_t k) {
-  __m256 bv[NV];
-#pragma GCC unroll 4
-  for (int j = 0; j < NV; ++j) bv[j] = _mm256_loadu_ps(b + j * 8);
-  const int64_t ka = kDirect ? k : k * MR;
-#pragma GCC unroll 8
-  for (int i = 0; i < MR; ++i) {
-    const __m256 av = _mm256_broadcast_ss(rows[i] + ka);
-#pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) acc[i][j] = _mm256_fmadd_ps(av, bv[j], acc[i][j]);
-  }
-  b += NV * 8;
+  b += NV * V::W;
 }
 
 /** Row i's bias, then Relu, on one stored vector (TileEpilogue). */
@@ -111,12 +93,12 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
       for (; k + 16 <= kc; k += 16) {
         prefetch_a_ahead<MR>(rows, k);
 #pragma GCC unroll 2
-        for (int64_t kk = k; kk < k + 16; ++kk) step_avx512<MR, NV, kDirect>(acc, rows, b, kk);
+        for (int64_t kk = k; kk < k + 16; ++kk) step<V16, MR, NV, kDirect>(acc, rows, b, kk);
       }
     }
   }
 #pragma GCC unroll 2
-  for (; k < kc; ++k) step_avx512<MR, NV, kDirect>(acc, rows, b, k);
+  for (; k < kc; ++k) step<V16, MR, NV, kDirect>(acc, rows, b, k);
 
   if (n_valid == NV * W) {
 #pragma GCC unroll 8
@@ -187,12 +169,12 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
       for (; k + 16 <= kc; k += 16) {
         prefetch_a_ahead<MR>(rows, k);
 #pragma GCC unroll 2
-        for (int64_t kk = k; kk < k + 16; ++kk) step_avx2<MR, NV, kDirect>(acc, rows, b, kk);
+        for (int64_t kk = k; kk < k + 16; ++kk) step<V8, MR, NV, kDirect>(acc, rows, b, kk);
       }
     }
   }
 #pragma GCC unroll 2
-  for (; k < kc; ++k) step_avx2<MR, NV, kDirect>(acc, rows, b, k);
+  for (; k < kc; ++k) step<V8, MR, NV, kDirect>(acc, rows, b, k);
 
   if constexpr (S == 2) {
 #pragma GCC unroll 8
