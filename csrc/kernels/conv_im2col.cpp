@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/stride2_gather.h"
+
 namespace acl_sim {
 
 Im2ColSource::Im2ColSource(const float* x, int64_t channels, const SpatialGeometry& g) : x_(x), channels_(channels) {
@@ -107,6 +109,8 @@ void Im2ColSource::pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_val
       std::fill(out, out + lo, 0.f);
       if (sw == 1) {
         std::copy(src + run.ow + lo, src + run.ow + hi, out + lo);
+      } else if (sw == 2 && hi - lo >= 16) {  // shorter runs: the call costs more than it saves
+        gather_stride2_f32(src + (run.ow + lo) * 2, hi - lo, out + lo);
       } else {
         const float* s = src + run.ow * sw;
         for (int64_t t = lo; t < hi; ++t) out[t] = s[t * sw];

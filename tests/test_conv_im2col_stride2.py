@@ -1,0 +1,36 @@
+"""Stride-2 windows on the implicit-im2col GEMM: the packing gathers every other input column of each output row
+(stride2_gather.h, vectorised from 16 columns, with a masked tail on AVX-512). Output rows of 7 to 40 columns,
+odd and even input widths, with and without padding, on this host's kernels and on the AVX2 ones, against
+float64 NumPy."""
+
+import numpy as np
+import pytest
+
+from conftest import run_check_in_child
+from kernel_harness import assert_close_accum, conv_ref, randn, run_op
+
+ON_IM2COL = {"ACL_SIM_CONV_DIRECT": "0", "ACL_SIM_CONV_PIXEL_MAJOR": "0", "ACL_SIM_CONV_WINOGRAD": "0"}
+
+# (input H, W, kernel, pads): output widths 7, 14, 15, 16, 17, 28, 31, 33, 40
+CASES = [(14, 14, 3, [1, 1, 1, 1]), (28, 28, 3, [1, 1, 1, 1]), (30, 30, 3, [0, 0, 1, 1]), (31, 32, 3, [1, 1, 0, 0]),
+         (33, 34, 3, [1, 1, 1, 1]), (56, 56, 3, [1, 1, 1, 1]), (20, 62, 3, [1, 1, 1, 1]), (9, 66, 2, [0, 0, 0, 0]),
+         (12, 80, 1, [0, 0, 0, 0])]
+
+
+def _check_cases():
+    rng = np.random.default_rng(7)
+    for h, w_in, k, pads in CASES:
+        x = randn(rng, (1, 24, h, w_in))
+        w = randn(rng, (20, 24, k, k))
+        want = conv_ref(x, w, strides=[2, 2], pads=pads)
+        (y,) = run_op("Conv", [x, w], [want.shape], [np.float32], {"strides": [2, 2], "pads": pads,
+                                                                   "kernel_shape": [k, k]})
+        assert_close_accum(y, want, np.float32, k=24 * k * k)
+
+
+@pytest.mark.parametrize("isa", ["native", "avx2"])
+def test_im2col_stride2(isa):
+    setting = dict(ON_IM2COL)
+    if isa == "avx2":
+        setting["ACL_SIM_KERNEL_ISA"] = "avx2"
+    run_check_in_child("test_conv_im2col_stride2", "_check_cases()", **setting)
