@@ -1,5 +1,6 @@
 #include "executor/thread_pool.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
@@ -73,7 +74,29 @@ struct Job {
   ThreadPool::Fn fn;
   void* ctx;
   size_t n;
-  std::atomic<size_t> next{0};
+  // Unclaimed indices are [front, back): the caller claims from the front, workers from the back, so on a pool of
+  // two each thread runs one contiguous range of indices that meets the other's where the balance falls. Ops that
+  // number their tiles along the output pixels (the GEMM's N blocks, the pixel-major and direct convs' rows) then
+  // leave each core the part of the activation its own L2 holds for the next op, instead of alternating tiles
+  // between the cores (one fetch_add counter). Stop 25, in-model A/B against that counter (Intel Xeon, 2 threads,
+  // 20 pairs, summed node medians): resnet50 0.986-0.988, densenet121 0.988, vgg19 0.987, PP-OCR det / rec / cls
+  // 0.949 / 0.964 / 0.863, the transformer 0.975; AVX2 resnet50 0.997, densenet121 0.983.
+  std::atomic<uint64_t> ends{0};  // low 32 bits: front; high 32 bits: back (n < 2^32, checked by parallelize)
+
+  /** The next unclaimed index from the front or the back, or n when none is left. */
+  size_t claim(bool from_back) {
+    uint64_t e = ends.load(std::memory_order_relaxed);
+    for (;;) {
+      const uint64_t front = e & 0xffffffffu, back = e >> 32;
+      if (front >= back) return n;
+      const uint64_t taken = from_back ? ((back - 1) << 32) | front : (back << 32) | (front + 1);
+      if (ends.compare_exchange_weak(e, taken, std::memory_order_relaxed)) return from_back ? back - 1 : front;
+    }
+  }
+  bool unclaimed() const {
+    const uint64_t e = ends.load(std::memory_order_relaxed);
+    return (e & 0xffffffffu) < (e >> 32);
+  }
   std::atomic<size_t> finished{0};
   std::atomic<bool> failed{false};
   // The caller sleeps here once spinning has not seen the last index finish (a long block on an
@@ -95,7 +118,7 @@ struct Job {
     const bool report = observer_tag != nullptr;
     const uint64_t start = report ? monotonic_ns() : 0;
     for (;;) {
-      size_t i = next.fetch_add(1, std::memory_order_relaxed);
+      size_t i = claim(t_worker_index != 0);
       if (i >= n) break;
       if (!failed.load(std::memory_order_relaxed)) {
         try {
@@ -170,7 +193,7 @@ struct ThreadPool::Impl {
   std::shared_ptr<Job> take_job(std::unique_lock<std::mutex>& lock) {
     while (!jobs.empty()) {
       const std::shared_ptr<Job>& j = jobs.front();
-      if (j->next.load(std::memory_order_relaxed) < j->n) return j;
+      if (j->unclaimed()) return j;
       jobs.pop_front();
       open_jobs.fetch_sub(1, std::memory_order_relaxed);
     }
@@ -235,6 +258,20 @@ size_t ThreadPool::current_worker() { return t_worker_index; }
 
 void ThreadPool::parallelize(size_t n, Fn fn, void* ctx) {
   if (n == 0) return;
+  constexpr size_t kMaxIndices = 0xffffffffu;  // Job::ends packs two 32-bit cursors
+  if (n > kMaxIndices) {
+    struct Range {
+      Fn fn;
+      void* ctx;
+      size_t base;
+    };
+    for (size_t base = 0; base < n; base += kMaxIndices) {
+      Range r{fn, ctx, base};
+      parallelize(std::min(kMaxIndices, n - base),
+                  [](void* c, size_t i) { const Range& r = *static_cast<Range*>(c); r.fn(r.ctx, r.base + i); }, &r);
+    }
+    return;
+  }
   Impl& im = *impl_;
   if (im.concurrency <= 1 || n == 1) {
     for (size_t i = 0; i < n; ++i) fn(ctx, i);
@@ -244,6 +281,7 @@ void ThreadPool::parallelize(size_t n, Fn fn, void* ctx) {
   job->fn = fn;
   job->ctx = ctx;
   job->n = n;
+  job->ends.store(static_cast<uint64_t>(n) << 32, std::memory_order_relaxed);
   job->caller_cpu = current_cpu();
   if (ExecutorObserver* o = executor_observer()) {
     job->observer = o;

@@ -9,7 +9,10 @@
 // - the caller takes part and returns only when all indices are done;
 // - concurrent callers (one per stream) are not serialised: their jobs share
 //   the workers, and idle workers take indices from any open job (the shared
-//   per-job counter is the steal: whoever is idle takes the next index);
+//   per-job cursors are the steal: whoever is idle takes the next index);
+// - the caller claims indices upwards from 0, workers downwards from n - 1
+//   (on two threads: one contiguous range each, so ops that number tiles along
+//   the output keep each core on the part its cache holds);
 // - ACL_SIM_HOST_THREADS=1 means no workers: indices run in order on the
 //   caller, which makes runs deterministic for debugging;
 // - the first exception thrown by fn is rethrown in the caller after the
