@@ -16,7 +16,7 @@ from kernel_harness import assert_close_accum, conv_ref, randn
 # (X shape, W shape, conv attrs, what follows: True = residual Add + Relu, False = Relu, or an op name / None)
 CASES = [
     ((2, 48, 7, 7), (20, 48, 1, 1), {}, False),                          # 49 = 48 + 1, panels 8 + 8 + 4, batch 2
-    ((1, 300, 14, 14), (64, 300, 1, 1), {}, True),                       # 196 = 4 x 49, K = 300 in two slices
+    ((1, 2100, 14, 14), (64, 2100, 1, 1), {}, True),                     # 196 = 4 x 49, K = 2100 in two slices
     ((1, 64, 10, 5), (40, 64, 1, 1), {}, True),                          # 50 = 48 + 2
     ((1, 32, 9, 11), (16, 32, 1, 1), {}, False),                         # 99 = 48 + 1 + 48 + 2
     ((1, 64, 7, 7), (32, 32, 1, 1), {"group": 2}, False),                # groups: one packed block each
