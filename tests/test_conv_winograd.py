@@ -32,7 +32,7 @@ CASES = [
     ((2, 7, 9, 30), 13, [0, 0, 0, 0]),       # batch 2, no pads, tile rows spanning vector groups
     ((1, 3, 6, 6), 5, [2, 2, 2, 2]),         # pads wider than the window's reach, 3 channels
     ((2, 32, 40, 40), 100, [1, 1, 1, 1]),    # several tile blocks and output-channel chunks
-    ((1, 300, 9, 9), 10, [1, 1, 1, 1]),      # C over one K slice (256)
+    ((1, 600, 9, 9), 10, [1, 1, 1, 1]),      # C over one K slice (512)
     ((1, 8, 3, 3), 9, [0, 0, 0, 0]),         # a 1x1 output: one partial tile
     ((1, 24, 57, 5), 70, [1, 0, 1, 2]),      # tall and narrow
     ((1, 20, 28, 28), 24, [1, 1, 1, 1]),     # 49 tiles: the last block takes the 49th (AVX-512: 48 + 1)
