@@ -114,7 +114,7 @@ GemmBlocking choose_gemm_blocking(int64_t M, int64_t N, int64_t K, const MicroKe
   b.M = M;
   b.N = N;
   b.mr = mk.mr;
-  b.widest = static_cast<int64_t>(mk.max_nv) * mk.lanes;
+  b.widest = widest;
   b.k_slices = K > 0 ? ceil_div(K, kc_max) : 0;
   b.kc = K > 0 ? ceil_div(K, b.k_slices) : 1;
 
