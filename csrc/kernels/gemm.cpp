@@ -5,7 +5,8 @@
 // place, or packed just in time into an L1-sized buffer), sweeps the slice's packed
 // B strips with the micro-kernel. Each tile packs its own kc x block slice of B
 // into a buffer of the running thread, so no thread waits for another and no
-// packed line crosses cores. Tiles that share an N block (M splits) pack the same
+// packed line crosses cores (from a row-major B, the slice's first A panel packs
+// the full strips in its kernels as it reads them). Tiles that share an N block (M splits) pack the same
 // slice again; the tile split (gemm_blocking.h) charges that, so it splits N where
 // it can. (Stops 8-22 shared one packed slice between the tiles of an N block;
 // on an Intel Xeon with AVX-512 the other core's packed lines cost more than
@@ -61,6 +62,8 @@ struct GemmJob {
   const float* a_packed = nullptr;  // or A comes packed once (pack_a_panels)
   int64_t slice_floats = 0;  // kc x the widest block's packed width
   int64_t shared_tail = 0;   // the product's last few columns, which every N block runs for a share of its rows
+  const float* b_rows = nullptr;  // B as a row-major matrix, row pitch ldb: its full strips are packed by the
+  int64_t ldb = 0;                // first panel's kernels as they read them (MicroKernelSet::packing)
 };
 
 /**
@@ -95,6 +98,7 @@ struct SliceGeom {
   int64_t col_n0;               // the first of them in C
   int64_t col_m0, col_m1;       // for the rows of these panels only
   bool columns_shared;          // they are the product's shared tail, outside [n0, n0 + nc)
+  int64_t packed_by_kernel;     // the first this many strips are packed by the first panel's kernels
 };
 
 void apply_epilogue(const GemmJob& job, int64_t m0, int64_t rows, int64_t n0, int64_t nc) {
@@ -119,7 +123,7 @@ bool has_epilogue(const GemmEpilogue& ep) { return ep.row_bias || ep.col_bias ||
 
 /** One K slice of a tile: every MR-row panel of A against every strip of the packed slice, then the
  * epilogue on the last slice. */
-void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc, const float* slice,
+void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc, float* slice,
                  float* a_pack, bool last_slice) {
   const MicroKernelSet& mk = *job.mk;
   const int64_t widest = job.blk.widest, kc = sg.kc, k0 = sg.k0;
@@ -154,8 +158,12 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
       const int64_t width = s + 1 < sg.nstrips ? widest : sg.last_width;
       const int n_valid = static_cast<int>(std::min(widest, sg.nc - s * widest));
       te.prefetch_a = s == 0;
-      kernel_for(width, mk)(kc, a_panel, lda, b, c_row + s * widest, job.ldc, m_valid, n_valid, accumulate,
-                            in_kernel || s == 0 ? &te : nullptr);
+      if (i == 0 && s < sg.packed_by_kernel)
+        mk.packing(kc, a_panel, lda, job.b_rows + k0 * job.ldb + sg.n0 + s * widest, job.ldb, slice + s * widest * kc,
+                   c_row + s * widest, job.ldc, m_valid, accumulate, in_kernel || s == 0 ? &te : nullptr);
+      else
+        kernel_for(width, mk)(kc, a_panel, lda, b, c_row + s * widest, job.ldc, m_valid, n_valid, accumulate,
+                              in_kernel || s == 0 ? &te : nullptr);
     }
     te.prefetch_a = false;
     const int64_t main_nc = sg.columns_shared ? sg.nc : sg.nc - sg.columns;
@@ -203,7 +211,10 @@ void run_tile(GemmJob& job, size_t index) {
   const int64_t main_nc = nc - own_columns;
   const int64_t main_rem = main_nc % widest;
   SliceGeom sg{n0, nc, 0, 0, ceil_div(main_nc, widest), main_rem ? strip_width(main_rem, mk) : widest, own_columns,
-               n0 + main_nc, m0, m0 + mc, false};
+               n0 + main_nc, m0, m0 + mc, false, 0};
+  // With B in place, every full-width strip is packed by the first panel's kernel; the rest here.
+  if (job.b_rows) sg.packed_by_kernel = main_nc / widest;
+  const int64_t packed_here = sg.packed_by_kernel * widest;
   if (job.shared_tail) {  // this tile's share of the tail: rows split by N block, on the MR grid
     sg.columns = job.shared_tail;
     sg.columns_shared = true;
@@ -218,7 +229,9 @@ void run_tile(GemmJob& job, size_t index) {
   for (int64_t ks = 0; ks < blk.k_slices; ++ks) {
     sg.k0 = ks * blk.kc;
     sg.kc = std::min(blk.kc, job.K - sg.k0);
-    if (main_nc > 0) job.B->pack_strips(sg.k0, sg.kc, n0, main_nc, widest, sg.last_width, slice);
+    if (main_nc > packed_here)
+      job.B->pack_strips(sg.k0, sg.kc, n0 + packed_here, main_nc - packed_here, widest, sg.last_width,
+                         slice + packed_here * sg.kc);
     if (sg.columns > 0) job.B->pack_strips(sg.k0, sg.kc, sg.col_n0, sg.columns, 1, 1, slice + main_nc * sg.kc);
     sweep_slice(job, sg, m0, mc, slice, a_pack, ks + 1 == blk.k_slices);
   }
@@ -255,6 +268,12 @@ void run_gemm(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, 
   if (job.direct_a && mk.column && blk.n_blocks > 1 && K > 0 && (beta == 0.f || beta == 1.f) && tail >= 1 &&
       tail <= kColumnTail && last_block > tail)
     job.shared_tail = tail;
+  // A row-major B is packed by the first panel's kernels as they read it (MicroKernelSet::packing) instead of a
+  // pass of its own before them. Stop 26 (Intel Xeon, 2 threads): AVX-512 64x256x3136 0.90x the time,
+  // 128x512x784 0.95x, 1024^3 0.99-1.01x; in-model A/B (20-30 pairs) resnet50 0.993 (its 1x1 convs to 64 and
+  // 128 channels at 56x56 and 28x28 0.91-0.95x), densenet121 0.988, PP-OCR rec 0.990, det 1.004; AVX2 0.97-0.99x
+  // on those GEMMs, the models 0.993-1.006.
+  if (mk.packing) job.b_rows = B.rows(&job.ldb);
   job.slice_floats = round_up(blk.kc * (ceil_div(blk.max_block_cols(), blk.widest) * blk.widest + job.shared_tail), 16);
   const size_t tiles = static_cast<size_t>(blk.n_blocks * blk.m_blocks);
   if (tiles == 1 || threads == 1) {

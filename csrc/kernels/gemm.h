@@ -42,6 +42,9 @@ class BPanelSource {
                            float* dst) const;
   /** What producing a packed value costs, in copies of one (im2col's gathers: several); the tile split weighs it. */
   virtual double pack_cost() const { return 1.0; }
+  /** B itself when it is a row-major matrix (B(k, n) = data[k * *ld + n]), which the micro-kernels can read in
+   *  place while they pack it; else null. */
+  virtual const float* rows(int64_t* ld) const { (void)ld; return nullptr; }
 };
 
 /** BPanelSource over a strided matrix. */
@@ -51,6 +54,11 @@ class MatrixPanelSource final : public BPanelSource {
   void pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const override;
   void pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip, int64_t last_width,
                    float* dst) const override;
+  const float* rows(int64_t* ld) const override {
+    if (m_.cs != 1) return nullptr;
+    *ld = m_.rs;
+    return m_.data;
+  }
 
  private:
   MatrixRef m_;

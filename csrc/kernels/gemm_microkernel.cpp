@@ -34,6 +34,7 @@ constexpr int64_t kAPrefetchAhead = 64;
 // 1.07x -> 1.00x, 256x2304x196 1.09x -> 1.03x, 64x576x3136 1.07x -> 1.01x, light_resnet50's nodes summed
 // 1.011x -> 0.975x of onnxruntime's; AVX-512 unchanged (0.93x both). 4 and 16 steps ahead measured the same.
 constexpr int kPrefetchBSteps = 8;
+constexpr int kPrefetchSourceRows = 8;
 using simd::V16;
 using simd::V8;
 
@@ -53,16 +54,40 @@ __attribute__((always_inline)) inline void prefetch_a_ahead(const float* const (
   for (int i = 0; i < MR; ++i) _mm_prefetch(reinterpret_cast<const char*>(rows[i] + k + kAPrefetchAhead), _MM_HINT_T0);
 }
 
+/**
+ * Where a k step reads its B row: the packed strip (kPack false: src unused), or (kPack true) row k of the
+ * row-major source matrix, src[j] with src advancing by ldb per step, which the step also writes into the
+ * packed strip at b for the panels after this one (MicroKernelSet::packing).
+ */
+struct BRow {
+  const float* src = nullptr;
+  int64_t ldb = 0;
+};
+
 /** One k step of an MR x NV-vector tile: NV vectors of the B strip against MR broadcast A values. */
-template <class V, int MR, int NV, bool kDirect>
+template <class V, int MR, int NV, bool kDirect, bool kPack = false>
 __attribute__((always_inline)) inline void step(typename V::T (&acc)[MR][NV], const float* const (&rows)[MR],
-                                                const float*& b, int64_t k) {
+                                                const float*& b, int64_t k, BRow* from = nullptr) {
   typename V::T bv[NV];
+  if constexpr (kPack) {
+    // The source rows lie ldb apart, a stream no hardware prefetcher follows: ask for the row
+    // kPrefetchSourceRows ahead, as the packing pass's sequential row reads had for free.
 #pragma GCC unroll 4
-  for (int j = 0; j < NV * V::W; j += 16)  // one request per line (16 floats)
-    _mm_prefetch(reinterpret_cast<const char*>(b + kPrefetchBSteps * NV * V::W + j), _MM_HINT_T0);
+    for (int j = 0; j < NV * V::W; j += 16)
+      _mm_prefetch(reinterpret_cast<const char*>(from->src + kPrefetchSourceRows * from->ldb + j), _MM_HINT_T0);
 #pragma GCC unroll 4
-  for (int j = 0; j < NV; ++j) bv[j] = V::load(b + j * V::W);
+    for (int j = 0; j < NV; ++j) {
+      bv[j] = V::load(from->src + j * V::W);
+      V::store(const_cast<float*>(b) + j * V::W, bv[j]);  // b: the tile's own packing buffer
+    }
+    from->src += from->ldb;
+  } else {
+#pragma GCC unroll 4
+    for (int j = 0; j < NV * V::W; j += 16)  // one request per line (16 floats)
+      _mm_prefetch(reinterpret_cast<const char*>(b + kPrefetchBSteps * NV * V::W + j), _MM_HINT_T0);
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) bv[j] = V::load(b + j * V::W);
+  }
   const int64_t ka = kDirect ? k : k * MR;
 #pragma GCC unroll 8
   for (int i = 0; i < MR; ++i) {
@@ -83,9 +108,10 @@ __attribute__((always_inline)) inline typename V::T tile_epilogue(typename V::T 
 
 // The body is a macro-free template per ISA: GCC needs the target attribute on
 // the function that holds the intrinsics, and a template cannot vary it by V.
-template <int MR, int NV, bool kDirect>
+template <int MR, int NV, bool kDirect, bool kPack = false>
 ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
-                                       int64_t ldc, int m_valid, int n_valid, bool accumulate, const TileEpilogue* ep) {
+                                       int64_t ldc, int m_valid, int n_valid, bool accumulate, const TileEpilogue* ep,
+                                       BRow from = {}) {
   constexpr int W = 16;
   __m512 acc[MR][NV];
 #pragma GCC unroll 8
@@ -102,12 +128,12 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
       for (; k + 16 <= kc; k += 16) {
         prefetch_a_ahead<MR>(rows, k);
 #pragma GCC unroll 2
-        for (int64_t kk = k; kk < k + 16; ++kk) step<V16, MR, NV, kDirect>(acc, rows, b, kk);
+        for (int64_t kk = k; kk < k + 16; ++kk) step<V16, MR, NV, kDirect, kPack>(acc, rows, b, kk, &from);
       }
     }
   }
 #pragma GCC unroll 2
-  for (; k < kc; ++k) step<V16, MR, NV, kDirect>(acc, rows, b, k);
+  for (; k < kc; ++k) step<V16, MR, NV, kDirect, kPack>(acc, rows, b, k, &from);
 
   if (n_valid == NV * W) {
 #pragma GCC unroll 8
@@ -141,13 +167,13 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
   }
 }
 
-template <int MR, int NV, bool kDirect>
+template <int MR, int NV, bool kDirect, bool kPack = false>
 ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc,
-                                   int m_valid, int n_valid, bool accumulate, const TileEpilogue* ep) {
+                                   int m_valid, int n_valid, bool accumulate, const TileEpilogue* ep, BRow from = {}) {
   constexpr int W = 8;
   // FMA latency x throughput wants >= 8 independent chains: a tile of fewer accumulators (the 4x8
   // edge strip) keeps a second set for odd k and adds the two at the end.
-  constexpr int S = MR * NV < 8 ? 2 : 1;
+  constexpr int S = MR * NV < 8 && !kPack ? 2 : 1;
   __m256 acc[MR][NV], acc2[MR][NV];
 #pragma GCC unroll 8
   for (int i = 0; i < MR; ++i)
@@ -178,12 +204,12 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
       for (; k + 16 <= kc; k += 16) {
         prefetch_a_ahead<MR>(rows, k);
 #pragma GCC unroll 2
-        for (int64_t kk = k; kk < k + 16; ++kk) step<V8, MR, NV, kDirect>(acc, rows, b, kk);
+        for (int64_t kk = k; kk < k + 16; ++kk) step<V8, MR, NV, kDirect, kPack>(acc, rows, b, kk, &from);
       }
     }
   }
 #pragma GCC unroll 2
-  for (; k < kc; ++k) step<V8, MR, NV, kDirect>(acc, rows, b, k);
+  for (; k < kc; ++k) step<V8, MR, NV, kDirect, kPack>(acc, rows, b, k, &from);
 
   if constexpr (S == 2) {
 #pragma GCC unroll 8
@@ -283,6 +309,24 @@ ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, int64_t lda, co
 }
 #endif
 
+template <int MR, int NV>
+ACL_SIM_TARGET_AVX512 void packing_avx512(int64_t kc, const float* a, int64_t lda, const float* b_src, int64_t ldb,
+                                          float* b_pack, float* c, int64_t ldc, int m_valid, bool accumulate,
+                                          const TileEpilogue* ep) {
+  const BRow from{b_src, ldb};
+  if (lda) body_avx512<MR, NV, true, true>(kc, a, lda, b_pack, c, ldc, m_valid, NV * 16, accumulate, ep, from);
+  else body_avx512<MR, NV, false, true>(kc, a, 0, b_pack, c, ldc, m_valid, NV * 16, accumulate, ep, from);
+}
+
+template <int MR, int NV>
+ACL_SIM_TARGET_AVX2 void packing_avx2(int64_t kc, const float* a, int64_t lda, const float* b_src, int64_t ldb,
+                                      float* b_pack, float* c, int64_t ldc, int m_valid, bool accumulate,
+                                      const TileEpilogue* ep) {
+  const BRow from{b_src, ldb};
+  if (lda) body_avx2<MR, NV, true, true>(kc, a, lda, b_pack, c, ldc, m_valid, NV * 8, accumulate, ep, from);
+  else body_avx2<MR, NV, false, true>(kc, a, 0, b_pack, c, ldc, m_valid, NV * 8, accumulate, ep, from);
+}
+
 /** Portable path: plain loops the compiler vectorises for the baseline ISA. */
 template <int MR, int NR>
 void kernel_scalar(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc, int m_valid,
@@ -305,15 +349,15 @@ MicroKernelSet make_set() {
   switch (cpu_features().isa) {
     case KernelIsa::kAvx512:
       return {"avx512 8x48", 8, 16, 3, {kernel_avx512<8, 1>, kernel_avx512<8, 2>, kernel_avx512<8, 3>, nullptr},
-              8, kernel_avx2<8, 1>, true, column_avx512<8>, 0, {nullptr, nullptr}};
+              8, kernel_avx2<8, 1>, true, column_avx512<8>, 0, {nullptr, nullptr}, packing_avx512<8, 3>};
     case KernelIsa::kAvx2:
       return {"avx2 4x24", 4, 8, 3, {kernel_avx2<4, 1>, kernel_avx2<4, 2>, kernel_avx2<4, 3>, nullptr}, 0, nullptr, true,
-              column_avx2<4>, 6, {kernel_avx2<6, 1>, kernel_avx2<6, 2>}};
+              column_avx2<4>, 6, {kernel_avx2<6, 1>, kernel_avx2<6, 2>}, packing_avx2<4, 3>};
     default: break;
   }
 #endif
   return {"scalar 4x8", 4, 8, 1, {kernel_scalar<4, 8>, nullptr, nullptr, nullptr}, 0, nullptr, true, nullptr, 0,
-          {nullptr, nullptr}};
+          {nullptr, nullptr}, nullptr};
 }
 
 }  // namespace

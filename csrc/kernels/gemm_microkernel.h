@@ -33,6 +33,16 @@ struct TileEpilogue {
 using MicroKernelFn = void (*)(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc,
                                int m_valid, int n_valid, bool accumulate, const TileEpilogue* ep);
 
+/**
+ * As MicroKernelFn on a full widest strip, with B read in place from a row-major matrix (row k of the strip:
+ * b_src[k*ldb .. k*ldb + width)) and written to b_pack as the packed strip the next panels read: the packing
+ * pass folded into the first panel's sweep, so B crosses the memory hierarchy once, not three times (read,
+ * write packed, read packed).
+ */
+using PackingKernelFn = void (*)(int64_t kc, const float* a, int64_t lda, const float* b_src, int64_t ldb,
+                                 float* b_pack, float* c, int64_t ldc, int m_valid, bool accumulate,
+                                 const TileEpilogue* ep);
+
 struct MicroKernelSet {
   const char* name;
   int mr;                  // rows per micro-tile
@@ -48,6 +58,7 @@ struct MicroKernelSet {
   int tall_mr;             // 0, or the rows of the tall kernels below (AVX2: 6)
   MicroKernelFn tall[2];   // tall[nv-1]: strips of nv vectors over tall_mr rows (AVX2: 12 accumulators on 16-wide
                            // strips, where fn[1] has 8)
+  PackingKernelFn packing;  // null, or the widest kernel (fn[max_nv-1]) packing B as it reads it
 };
 
 /** The best set for this host (cpu_features().isa). */
