@@ -307,7 +307,6 @@ ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, int64_t lda, co
   if (lda) body_avx2<MR, NV, true>(kc, a, lda, b, c, ldc, m_valid, n_valid, accumulate, ep);
   else body_avx2<MR, NV, false>(kc, a, 0, b, c, ldc, m_valid, n_valid, accumulate, ep);
 }
-#endif
 
 template <int MR, int NV>
 ACL_SIM_TARGET_AVX512 void packing_avx512(int64_t kc, const float* a, int64_t lda, const float* b_src, int64_t ldb,
@@ -326,6 +325,7 @@ ACL_SIM_TARGET_AVX2 void packing_avx2(int64_t kc, const float* a, int64_t lda, c
   if (lda) body_avx2<MR, NV, true, true>(kc, a, lda, b_pack, c, ldc, m_valid, NV * 8, accumulate, ep, from);
   else body_avx2<MR, NV, false, true>(kc, a, 0, b_pack, c, ldc, m_valid, NV * 8, accumulate, ep, from);
 }
+#endif
 
 /** Portable path: plain loops the compiler vectorises for the baseline ISA. */
 template <int MR, int NR>
