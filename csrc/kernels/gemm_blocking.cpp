@@ -104,13 +104,9 @@ GemmBlocking choose_gemm_blocking(int64_t M, int64_t N, int64_t K, const MicroKe
   // Stop 25, in-model A/B (Intel Xeon, 2 MiB L2, 20 pairs): AVX2 resnet50 all nodes 0.978 (3x3 512->512 at
   // 7x7 0.88-0.90x, 1x1 2048->512 at 7x7 0.90-0.92x, 3x3/2 512 0.89x, 1x1 1024->256 at 14x14 0.97x),
   // densenet121 0.993, vgg19 0.996, PP-OCR 0.988-1.004; AVX-512 0.98-1.008. A 512 KiB budget gave AVX2
-  // resnet50 0.985. Stop 26, with B packed by the first panel's kernels: on AVX2 (4-row panels, twice as many
-  // passes over the slice) half of L2 took the MatMuls 256x2304x196 0.95-0.96x the time, 512x4608x49
-  // 0.97-0.99x, the other bench_gemm shapes 0.99-1.01x, and the models 0.990-1.001; on AVX-512 it was mixed
-  // (resnet50 0.993, the one-node 3x3 512->512 at 7x7 1.021), so there the budget stays all of L2.
+  // resnet50 0.985.
   const int64_t widest = static_cast<int64_t>(mk.max_nv) * mk.lanes;
-  const int64_t narrow_budget = mk.mr <= 4 ? l2_bytes() / 2 : l2_bytes();
-  const int64_t narrow_kc = narrow_budget / (4 * ceil_div(std::max<int64_t>(N, 1), widest) * widest);
+  const int64_t narrow_kc = l2_bytes() / (4 * ceil_div(std::max<int64_t>(N, 1), widest) * widest);
   const int64_t kc_max = env_int("ACL_SIM_GEMM_KC", std::max<int64_t>(mk.mr <= 4 ? 512 : 256, narrow_kc));
   static const int64_t mc_max = env_int("ACL_SIM_GEMM_MC", int64_t{1} << 40);
   static const int64_t nc_env = env_int("ACL_SIM_GEMM_NC", 0);
