@@ -60,6 +60,15 @@ def run_python(code: str, env=None, timeout=120):
                           env=full_env, timeout=timeout)
 
 
+# The Conv path switches that leave a conv on the implicit-im2col GEMM (conv_ops.cpp reads them per call).
+ON_IM2COL = {"ACL_SIM_CONV_DIRECT": "0", "ACL_SIM_CONV_PIXEL_MAJOR": "0", "ACL_SIM_CONV_WINOGRAD": "0"}
+
+
+def isa_env(isa: str, **env) -> dict:
+    """env for a child running on `isa`: "native" (this host's kernels) or "avx2" (ACL_SIM_KERNEL_ISA=avx2)."""
+    return dict(env, ACL_SIM_KERNEL_ISA="avx2") if isa == "avx2" else dict(env)
+
+
 def run_check_in_child(module: str, call: str, timeout=300, **env):
     """Runs `module.call` (a test module's check, e.g. "_bn_check()") in a fresh interpreter with `env` set,
     for settings a process reads once (ACL_SIM_KERNEL_ISA, ACL_SIM_HOST_THREADS); asserts it completed."""

@@ -6,16 +6,12 @@ against float64 NumPy."""
 
 import pytest
 
-from conftest import run_check_in_child
+from conftest import ON_IM2COL, isa_env, run_check_in_child
 
-FORCE_GEMM_PACKED_A = {"ACL_SIM_CONV_DIRECT": "0", "ACL_SIM_CONV_PIXEL_MAJOR": "0", "ACL_SIM_CONV_WINOGRAD": "0",
-                       "ACL_SIM_CONV_GEMM_PACKED": "all"}
+FORCE_GEMM_PACKED_A = dict(ON_IM2COL, ACL_SIM_CONV_GEMM_PACKED="all")
 
 
 @pytest.mark.parametrize("isa", ["native", "avx2"])
 def test_gemm_packed_a(tmp_path, isa):
-    setting = dict(FORCE_GEMM_PACKED_A)
-    if isa == "avx2":
-        setting["ACL_SIM_KERNEL_ISA"] = "avx2"
     run_check_in_child("test_conv_direct_packed", f"_check_cases(__import__('pathlib').Path({str(tmp_path)!r}))",
-                       **setting)
+                       **isa_env(isa, **FORCE_GEMM_PACKED_A))

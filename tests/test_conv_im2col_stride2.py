@@ -6,10 +6,8 @@ float64 NumPy."""
 import numpy as np
 import pytest
 
-from conftest import run_check_in_child
+from conftest import ON_IM2COL, isa_env, run_check_in_child
 from kernel_harness import assert_close_accum, conv_ref, randn, run_op
-
-ON_IM2COL = {"ACL_SIM_CONV_DIRECT": "0", "ACL_SIM_CONV_PIXEL_MAJOR": "0", "ACL_SIM_CONV_WINOGRAD": "0"}
 
 # (input H, W, kernel, pads): output widths 7, 14, 15, 16, 17, 28, 31, 33, 40
 CASES = [(14, 14, 3, [1, 1, 1, 1]), (28, 28, 3, [1, 1, 1, 1]), (30, 30, 3, [0, 0, 1, 1]), (31, 32, 3, [1, 1, 0, 0]),
@@ -30,7 +28,4 @@ def _check_cases():
 
 @pytest.mark.parametrize("isa", ["native", "avx2"])
 def test_im2col_stride2(isa):
-    setting = dict(ON_IM2COL)
-    if isa == "avx2":
-        setting["ACL_SIM_KERNEL_ISA"] = "avx2"
-    run_check_in_child("test_conv_im2col_stride2", "_check_cases()", **setting)
+    run_check_in_child("test_conv_im2col_stride2", "_check_cases()", **isa_env(isa, **ON_IM2COL))

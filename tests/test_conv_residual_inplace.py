@@ -14,7 +14,7 @@ from onnx import helper
 from acl_sim._core import testing_model
 from acl_sim.compiler import compile_model
 from atc_util import make_model
-from conftest import run_check_in_child
+from conftest import ON_IM2COL, run_check_in_child
 from kernel_harness import conv_ref, randn
 
 # (X channels, Y channels, plane, kernel, pads, activation)
@@ -28,9 +28,8 @@ CASES = [
 
 PATHS = [
     {},
-    {"ACL_SIM_CONV_DIRECT": "0", "ACL_SIM_CONV_PIXEL_MAJOR": "0", "ACL_SIM_CONV_WINOGRAD": "0"},  # GEMM
-    {"ACL_SIM_CONV_DIRECT": "0", "ACL_SIM_CONV_PIXEL_MAJOR": "0", "ACL_SIM_CONV_WINOGRAD": "0",
-     "ACL_SIM_CONV_GEMM_PACKED": "all"},  # GEMM on A packed once
+    dict(ON_IM2COL),  # GEMM
+    dict(ON_IM2COL, ACL_SIM_CONV_GEMM_PACKED="all"),  # GEMM on A packed once
     {"ACL_SIM_CONV_DIRECT": "all", "ACL_SIM_CONV_PIXEL_MAJOR": "0", "ACL_SIM_CONV_WINOGRAD": "0"},
     {"ACL_SIM_CONV_DIRECT": "all", "ACL_SIM_CONV_DIRECT_PACKED": "0", "ACL_SIM_CONV_PIXEL_MAJOR": "0",
      "ACL_SIM_CONV_WINOGRAD": "0"},

@@ -6,7 +6,7 @@ NumPy, on this host's kernels and on the AVX2 ones. A transposed B takes the pac
 import numpy as np
 import pytest
 
-from conftest import run_check_in_child
+from conftest import isa_env, run_check_in_child
 from kernel_harness import activation, activation_attrs, assert_close_accum, randn, run_op
 
 SHAPES = [(6, 300, 100), (9, 64, 200), (17, 7, 96), (64, 1, 48), (64, 256, 3136), (40, 1300, 150), (130, 700, 61)]
@@ -31,5 +31,4 @@ def _check_cases():
 
 @pytest.mark.parametrize("isa", ["native", "avx2"])
 def test_gemm_packing_kernel(isa):
-    setting = {"ACL_SIM_KERNEL_ISA": "avx2"} if isa == "avx2" else {}
-    run_check_in_child("test_gemm_packing_kernel", "_check_cases()", **setting)
+    run_check_in_child("test_gemm_packing_kernel", "_check_cases()", **isa_env(isa))

@@ -6,10 +6,8 @@ column bias) and a conv residual, on this host's kernels and on the AVX2 ones, a
 import numpy as np
 import pytest
 
-from conftest import run_check_in_child
+from conftest import ON_IM2COL, isa_env, run_check_in_child
 from kernel_harness import activation, activation_attrs, assert_close_accum, conv_ref, randn, run_op
-
-ON_IM2COL = {"ACL_SIM_CONV_DIRECT": "0", "ACL_SIM_CONV_PIXEL_MAJOR": "0", "ACL_SIM_CONV_WINOGRAD": "0"}
 
 
 def _check_cases():
@@ -36,7 +34,4 @@ def _check_cases():
 
 @pytest.mark.parametrize("isa", ["native", "avx2"])
 def test_gemm_shared_tail(isa):
-    setting = dict(ON_IM2COL)
-    if isa == "avx2":
-        setting["ACL_SIM_KERNEL_ISA"] = "avx2"
-    run_check_in_child("test_gemm_shared_tail", "_check_cases()", **setting)
+    run_check_in_child("test_gemm_shared_tail", "_check_cases()", **isa_env(isa, **ON_IM2COL))

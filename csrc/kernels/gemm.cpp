@@ -167,13 +167,13 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
     }
     te.prefetch_a = false;
     const int64_t main_nc = sg.columns_shared ? sg.nc : sg.nc - sg.columns;
-    const bool columns = m0 + i >= sg.col_m0 && m0 + i < sg.col_m1;
-    for (int64_t t = 0; columns && t < sg.columns; ++t)
+    const bool runs_columns = m0 + i >= sg.col_m0 && m0 + i < sg.col_m1;  // this panel's rows have them
+    for (int64_t t = 0; runs_columns && t < sg.columns; ++t)
       mk.column(kc, a_panel, lda, slice + (main_nc + t) * kc, job.C + (m0 + i) * job.ldc + sg.col_n0 + t, job.ldc,
                 m_valid, 1, accumulate, in_kernel ? &te : nullptr);
     if (last_slice && epilogue) {
       apply_epilogue(job, m0 + i, m_valid, sg.n0, sg.nc);
-      if (sg.columns_shared && columns) apply_epilogue(job, m0 + i, m_valid, sg.col_n0, sg.columns);
+      if (sg.columns_shared && runs_columns) apply_epilogue(job, m0 + i, m_valid, sg.col_n0, sg.columns);
     }
   }
 }
