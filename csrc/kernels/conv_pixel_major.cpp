@@ -26,7 +26,7 @@ using PixelKernelFn = void (*)(int64_t K, const float* xb, const int64_t* off, c
                                int64_t row_delta);
 
 #if defined(__x86_64__)
-template <int MR, int SPLIT = MR>
+template <int MR, int SPLIT = MR, bool kPrefetch = true>
 ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t K, const float* xb, const int64_t* off, const float* w,
                                          float* tile, int64_t row_delta) {
   __m512 acc[MR][2];
@@ -37,14 +37,14 @@ ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t K, const float* xb, const int64
     const float* bk = xb + off[k];
     // The panel streams once from DRAM per inference (4608 x 32 floats for a 3x3 over 512 channels): ask for
     // it 16 k ahead, where the hardware prefetcher of one contiguous stream falls behind (3x3 512 at 7x7: 0.96x).
-    _mm_prefetch(reinterpret_cast<const char*>(w + (k + 16) * 32), _MM_HINT_T0);
-    _mm_prefetch(reinterpret_cast<const char*>(w + (k + 16) * 32 + 16), _MM_HINT_T0);
+    if (kPrefetch) _mm_prefetch(reinterpret_cast<const char*>(w + (k + 16) * 32), _MM_HINT_T0);
+    if (kPrefetch) _mm_prefetch(reinterpret_cast<const char*>(w + (k + 16) * 32 + 16), _MM_HINT_T0);
     // And the input row segment 16 k ahead (off[] has the slack): each k jumps to another channel's plane,
     // which no hardware prefetcher follows (3x3/2 and 3x3 convs at 56..14: 0.95-0.97x one-node).
     const float* ahead = xb + off[k + 16];
-    _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
-    _mm_prefetch(reinterpret_cast<const char*>(ahead + SPLIT - 1), _MM_HINT_T0);
-    if (SPLIT < MR) _mm_prefetch(reinterpret_cast<const char*>(ahead + row_delta + MR - 1), _MM_HINT_T0);
+    if (kPrefetch) _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
+    if (kPrefetch) _mm_prefetch(reinterpret_cast<const char*>(ahead + SPLIT - 1), _MM_HINT_T0);
+    if (kPrefetch && SPLIT < MR) _mm_prefetch(reinterpret_cast<const char*>(ahead + row_delta + MR - 1), _MM_HINT_T0);
     const float* bk2 = bk + row_delta;
     const __m512 w0 = _mm512_loadu_ps(w + k * 32), w1 = _mm512_loadu_ps(w + k * 32 + 16);
 #pragma GCC unroll 14
@@ -139,18 +139,27 @@ struct PixelKernels {
   // output (3x3 512->512 and 3x3/2 at 7x7) would otherwise run 7 pixels x 2 vectors, 14 accumulators
   // (light_resnet50's three such convs: 0.86-0.87x in the model; one-node 3x3 128->32 at 7x7 0.85x).
   PixelKernelFn two_rows[kMaxMr / 2];
+  // Without the software prefetches (AVX-512; null elsewhere), for K <= kShortK: the weight panel and the few
+  // input rows stay in L1 there, and the 4-5 prefetches per k only take issue slots from the k step's 28 FMAs
+  // and 16 loads. Stop 27, in-model A/B (Intel Xeon, 2 threads, 30 pairs): light_resnet50's 7x7/2 stem (K = 147)
+  // 0.96x the time; at K >= 1024 (1x1 1024->256, 3x3 256 at 14x14) dropping them cost 1.05-1.36x.
+  PixelKernelFn short_k[kMaxMr];
 };
+
+// A weight panel of K x 32 floats up to 24 KiB: half of a 48 KiB L1d.
+constexpr int64_t kShortK = 192;
 
 #if defined(__x86_64__)
 template <int... I>
 PixelKernels avx512_kernels(std::integer_sequence<int, I...>) {
   return {32, 14, {kernel_avx512<I + 1>...},
           {nullptr, nullptr, nullptr, kernel_avx512<8, 4>, kernel_avx512<10, 5>, kernel_avx512<12, 6>,
-           kernel_avx512<14, 7>}};
+           kernel_avx512<14, 7>},
+          {kernel_avx512<I + 1, I + 1, false>...}};
 }
 template <int... I>
 PixelKernels avx2_kernels(std::integer_sequence<int, I...>) {
-  return {16, 6, {kernel_avx2<I + 1>...}, {}};
+  return {16, 6, {kernel_avx2<I + 1>...}, {}, {}};
 }
 #endif
 
@@ -163,7 +172,7 @@ PixelKernels make_kernels() {
     default: break;
   }
 #endif
-  return {8, 4, {kernel_scalar<1>, kernel_scalar<2>, kernel_scalar<3>, kernel_scalar<4>}, {}};
+  return {8, 4, {kernel_scalar<1>, kernel_scalar<2>, kernel_scalar<3>, kernel_scalar<4>}, {}, {}};
 }
 
 const PixelKernels& kernels() {
@@ -203,7 +212,7 @@ void sweep(const Plan& p, int64_t pb, int64_t b0, int64_t b1, float* tile) {
       oh = b / p.per_row;
       ow0 = (b % p.per_row) * p.mr;
       len = std::min(p.mr, p.in.OW - ow0);
-      fn = ks.fn[len - 1];
+      fn = p.in.K <= kShortK && ks.short_k[len - 1] ? ks.short_k[len - 1] : ks.fn[len - 1];
     }
     fn(K, p.in.xp + oh * p.in.pitch + ow0, p.in.off, wp, tile, p.in.pitch - p.in.OW);
     const int64_t q = oh * p.in.OW + ow0;
