@@ -40,7 +40,7 @@ template <class Op, class T>
 void bin_run(const Op& op, const T* a, int64_t sa, const T* b, int64_t sb, BinOut<Op, T>* o, int64_t n) {
   using O = BinOut<Op, T>;
   if constexpr (std::is_same_v<T, float>) {
-    mv_call(BinRow<Op, float, O>{op}, a, sa, b, sb, o, n);
+    isa_call(BinRow<Op, float, O>{op}, a, sa, b, sb, o, n);
   } else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
     constexpr int64_t kTile = 512;
     float abuf[kTile], bbuf[kTile], obuf[kTile];
@@ -51,9 +51,9 @@ void bin_run(const Op& op, const T* a, int64_t sa, const T* b, int64_t sb, BinOu
       if (sb) widen(b + i, bbuf, static_cast<size_t>(m));
       else widen(b, bbuf, 1);
       if constexpr (Op::kPredicate) {
-        mv_call(BinRow<Op, float, bool>{op}, abuf, sa, bbuf, sb, o + i, m);
+        isa_call(BinRow<Op, float, bool>{op}, abuf, sa, bbuf, sb, o + i, m);
       } else {
-        mv_call(BinRow<Op, float, float>{op}, abuf, sa, bbuf, sb, obuf, m);
+        isa_call(BinRow<Op, float, float>{op}, abuf, sa, bbuf, sb, obuf, m);
         narrow(obuf, o + i, static_cast<size_t>(m));
       }
     }

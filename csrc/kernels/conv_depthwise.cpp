@@ -84,16 +84,17 @@ ACL_SIM_TARGET_AVX2 void dw_plane_avx2(const DwGeom& d, const float* xpad, const
 }
 #endif
 
-// Plain loops, cloned per ISA so the compiler vectorises them for AVX-512 / AVX2.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void axpy_contiguous(float* acc, const float* x, float w,
-                                                                                  int64_t n) {
-  for (int64_t i = 0; i < n; ++i) acc[i] += w * x[i];
-}
-
-__attribute__((target_clones("avx512f", "avx2", "default"))) void axpy_strided(float* acc, const float* x, float w,
-                                                                               int64_t n, int64_t stride) {
-  for (int64_t i = 0; i < n; ++i) acc[i] += w * x[i * stride];
-}
+// Plain loops, compiled per ISA (isa_target.h) so the compiler vectorises them for AVX-512 / AVX2.
+struct AxpyStrided {
+  __attribute__((always_inline)) void operator()(float* acc, const float* x, float w, int64_t n,
+                                                 int64_t stride) const {
+    if (stride == 1) {
+      for (int64_t i = 0; i < n; ++i) acc[i] += w * x[i];
+    } else {
+      for (int64_t i = 0; i < n; ++i) acc[i] += w * x[i * stride];
+    }
+  }
+};
 
 }  // namespace
 
@@ -150,8 +151,7 @@ void depthwise_conv_f32(const float* x, const float* w, const float* bias, float
           const int64_t hi = IW - 1 - off < 0 ? 0 : std::min(OW, (IW - 1 - off) / sw + 1);
           if (hi <= lo) continue;
           const float wv = wp[kh * KW + kw];
-          if (sw == 1) axpy_contiguous(acc + lo, xrow + lo + off, wv, hi - lo);
-          else axpy_strided(acc + lo, xrow + lo * sw + off, wv, hi - lo, sw);
+          isa_call(AxpyStrided{}, acc + lo, xrow + lo * sw + off, wv, hi - lo, sw);
         }
       }
       bias_activation(acc, static_cast<size_t>(OW), b, act);

@@ -10,9 +10,11 @@ CpuFeatures detect() {
   CpuFeatures f;
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
-  f.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  f.avx512 = f.avx2 && __builtin_cpu_supports("avx512f");
+  // The sets the kernels are compiled for (isa_target.h): AVX-512 with BW/VL/DQ (not Knights Landing's bare F).
   f.f16c = __builtin_cpu_supports("f16c");
+  f.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f.f16c;
+  f.avx512 = f.avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
 #endif
   f.isa = f.avx512 ? KernelIsa::kAvx512 : f.avx2 ? KernelIsa::kAvx2 : KernelIsa::kScalar;
   // The env var only lowers the level: asking for an ISA the CPU lacks keeps the detected one.

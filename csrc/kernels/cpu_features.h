@@ -12,8 +12,8 @@ namespace acl_sim {
 enum class KernelIsa { kScalar = 0, kAvx2 = 1, kAvx512 = 2 };
 
 struct CpuFeatures {
-  bool avx2 = false;     // AVX2 + FMA
-  bool avx512 = false;   // AVX-512 F (+ the FMA it implies)
+  bool avx2 = false;     // AVX2 + FMA + F16C
+  bool avx512 = false;   // AVX-512 F, BW, VL, DQ (+ the AVX2 set)
   bool f16c = false;
   KernelIsa isa = KernelIsa::kScalar;  // best allowed ISA after the env cap
 };

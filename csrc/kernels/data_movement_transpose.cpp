@@ -24,7 +24,7 @@ int64_t offset_of(int64_t idx, const std::vector<int64_t>& shape, const std::vec
   return off;
 }
 
-#if defined(ACL_SIM_MV_X86)
+#if defined(ACL_SIM_ISA_X86)
 /** out[i * ostride + j] = in[j * istride + i] for i in [p0, p1), j in [q0, q1): 8x8 blocks transposed in
  *  AVX registers (unpack / shuffle / permute), scalar edges. 4-byte elements. */
 ACL_SIM_TARGET_AVX2 void transpose_tile_avx2(const uint32_t* in, int64_t istride, uint32_t* out, int64_t ostride,
@@ -89,7 +89,7 @@ void transpose_typed(const U* src, U* dst, const std::vector<int64_t>& out_shape
   for (int d = 0; d < rank; ++d)
     if (in_stride[d] == 1) p = d;
   const std::vector<int64_t> out_stride = strides_of(out_shape);
-  const bool use_avx2 = simd_level() != SimdLevel::Portable;
+  const bool use_avx2 = cpu_features().isa != KernelIsa::kScalar;
   constexpr int64_t kTile = 32;
   const int64_t np = out_shape[p], nq = out_shape[q];
   const int64_t tp = (np + kTile - 1) / kTile, tq = (nq + kTile - 1) / kTile;
@@ -111,7 +111,7 @@ void transpose_typed(const U* src, U* dst, const std::vector<int64_t>& out_shape
       }
       int64_t p1 = std::min(np, p0 + kTile), q1 = std::min(nq, q0 + kTile);
       if constexpr (sizeof(U) == 4) {
-#if defined(ACL_SIM_MV_X86)
+#if defined(ACL_SIM_ISA_X86)
         if (use_avx2 && sp_in == 1) {
           transpose_tile_avx2(reinterpret_cast<const uint32_t*>(src + in_off), sq_in,
                               reinterpret_cast<uint32_t*>(dst + out_off), sp_out, p0, p1, q0, q1);

@@ -7,27 +7,6 @@
 
 namespace acl_sim::kern {
 
-SimdLevel simd_level() {
-  // One ISA decision for all kernels: cpu_features() (ACL_SIM_KERNEL_ISA caps it). The
-  // multiversioned loops here are also compiled with AVX-512 BW/VL/DQ, so check those too.
-  static const SimdLevel level = [] {
-    switch (cpu_features().isa) {
-      case KernelIsa::kAvx512:
-#if defined(ACL_SIM_MV_X86)
-        if (__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-            __builtin_cpu_supports("avx512dq") && cpu_features().f16c)
-          return SimdLevel::Avx512;
-#endif
-        [[fallthrough]];
-      case KernelIsa::kAvx2:
-        return cpu_features().f16c ? SimdLevel::Avx2 : SimdLevel::Portable;
-      default:
-        return SimdLevel::Portable;
-    }
-  }();
-  return level;
-}
-
 double scalar_as_double(const TensorView& t, int64_t i) {
   return dispatch_dtype(t.dtype, "scalar input", [&](auto tag) -> double {
     using T = decltype(tag);

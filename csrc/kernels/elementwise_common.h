@@ -3,7 +3,7 @@
 // host ThreadPool, and per-ISA multiversioning of hot loops.
 //
 // Multiversioning: a hot loop is written once as an always-inline functor;
-// mv_call() instantiates it inside an AVX-512, an AVX2+FMA and a portable
+// isa_call() instantiates it inside an AVX-512, an AVX2+FMA and a portable
 // wrapper (GCC inlines the default-target functor into each, so the same
 // source is auto-vectorised three times) and picks one per CPU at run time.
 #pragma once
@@ -29,47 +29,13 @@
 #include "common/error.h"
 #include "executor/thread_pool.h"
 #include "common/fp16.h"
+#include "kernels/isa_target.h"
 #include "kernels/op_registry.h"
 
 #define ACL_SIM_INLINE __attribute__((always_inline)) inline
 
-#if defined(__x86_64__) || defined(__i386__)
-#define ACL_SIM_MV_X86 1
-#define ACL_SIM_TARGET_AVX2 __attribute__((target("avx2,fma,f16c")))
-#define ACL_SIM_TARGET_AVX512 \
-  __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma,f16c")))
-#endif
 
 namespace acl_sim::kern {
-
-// ---------------------------------------------------------------- ISA dispatch
-
-enum class SimdLevel { Portable, Avx2, Avx512 };
-
-/** Best vector ISA for the multiversioned loops (from cpu_features(); ACL_SIM_KERNEL_ISA caps it). */
-SimdLevel simd_level();
-
-#if defined(ACL_SIM_MV_X86)
-template <class K, class... A>
-ACL_SIM_TARGET_AVX512 void mv_avx512(const K& k, A... a) { k(a...); }
-template <class K, class... A>
-ACL_SIM_TARGET_AVX2 void mv_avx2(const K& k, A... a) { k(a...); }
-#endif
-template <class K, class... A>
-void mv_portable(const K& k, A... a) { k(a...); }
-
-/** Run functor k(a...) compiled for the best ISA of this CPU. k's operator() must be ACL_SIM_INLINE. */
-template <class K, class... A>
-inline void mv_call(const K& k, A... a) {
-#if defined(ACL_SIM_MV_X86)
-  switch (simd_level()) {
-    case SimdLevel::Avx512: return mv_avx512(k, a...);
-    case SimdLevel::Avx2: return mv_avx2(k, a...);
-    default: break;
-  }
-#endif
-  mv_portable(k, a...);
-}
 
 // ---------------------------------------------------------------- dtypes
 

@@ -9,13 +9,13 @@
 
 #include <cstdint>
 
+#include "kernels/isa_target.h"
+
 // GCC 12 warns spuriously about _mm512_undefined_ps and about the vector ABI
 // of always-inline helpers used inside target("...") functions.
 #pragma GCC diagnostic ignored "-Wpsabi"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
-#define ACL_SIM_TARGET_AVX512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,fma,f16c")))
-#define ACL_SIM_TARGET_AVX2 __attribute__((target("avx2,fma,f16c")))
 // Members are plain inline (not always_inline): GCC refuses to force a target-specific
 // body into the generic templates that call it, but inlines it once those templates
 // are themselves inlined into a function with the same target.

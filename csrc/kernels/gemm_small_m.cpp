@@ -9,41 +9,54 @@
 #include <vector>
 
 #include "executor/thread_pool.h"
+#include "kernels/isa_target.h"
 
 namespace acl_sim {
 namespace {
 
 constexpr int64_t kMaxRows = 4;
 
-// c[j] += a * b[j]; cloned per ISA so the plain loop is vectorised for AVX-512 / AVX2.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void axpy(float* c, const float* b, float a, int64_t n) {
-  for (int64_t j = 0; j < n; ++j) c[j] += a * b[j];
-}
+// Plain loops, compiled per ISA (isa_target.h) so the compiler vectorises them for AVX-512 / AVX2.
+
+// c[j] += a * b[j].
+struct Axpy {
+  __attribute__((always_inline)) void operator()(float* c, const float* b, float a, int64_t n) const {
+    for (int64_t j = 0; j < n; ++j) c[j] += a * b[j];
+  }
+};
+void axpy(float* c, const float* b, float a, int64_t n) { isa_call(Axpy{}, c, b, a, n); }
 
 // c[j] += a0*b0[j] + a1*b1[j] + a2*b2[j] + a3*b3[j]: one load/store of c per four rows of B.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void axpy4(float* c, const float* b, int64_t ldb,
-                                                                        const float* a, int64_t n) {
-  const float a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
-  const float *b0 = b, *b1 = b + ldb, *b2 = b + 2 * ldb, *b3 = b + 3 * ldb;
-  for (int64_t j = 0; j < n; ++j) c[j] += a0 * b0[j] + a1 * b1[j] + a2 * b2[j] + a3 * b3[j];
-}
+struct Axpy4 {
+  __attribute__((always_inline)) void operator()(float* c, const float* b, int64_t ldb, const float* a,
+                                                 int64_t n) const {
+    const float a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+    const float *b0 = b, *b1 = b + ldb, *b2 = b + 2 * ldb, *b3 = b + 3 * ldb;
+    for (int64_t j = 0; j < n; ++j) c[j] += a0 * b0[j] + a1 * b1[j] + a2 * b2[j] + a3 * b3[j];
+  }
+};
+void axpy4(float* c, const float* b, int64_t ldb, const float* a, int64_t n) { isa_call(Axpy4{}, c, b, ldb, a, n); }
 
 // c[j] += sum_r a[r] * b[r*ldb + j] over eight rows of B: one load/store of c per eight rows.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void axpy8(float* c, const float* b, int64_t ldb,
-                                                                        const float* a, int64_t n) {
-  const float a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7];
-  const float *b0 = b, *b1 = b + ldb, *b2 = b + 2 * ldb, *b3 = b + 3 * ldb;
-  const float *b4 = b + 4 * ldb, *b5 = b + 5 * ldb, *b6 = b + 6 * ldb, *b7 = b + 7 * ldb;
-  for (int64_t j = 0; j < n; ++j)
-    c[j] += ((a0 * b0[j] + a1 * b1[j]) + (a2 * b2[j] + a3 * b3[j])) +
-            ((a4 * b4[j] + a5 * b5[j]) + (a6 * b6[j] + a7 * b7[j]));
-}
+struct Axpy8 {
+  __attribute__((always_inline)) void operator()(float* c, const float* b, int64_t ldb, const float* a,
+                                                 int64_t n) const {
+    const float a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7];
+    const float *b0 = b, *b1 = b + ldb, *b2 = b + 2 * ldb, *b3 = b + 3 * ldb;
+    const float *b4 = b + 4 * ldb, *b5 = b + 5 * ldb, *b6 = b + 6 * ldb, *b7 = b + 7 * ldb;
+    for (int64_t j = 0; j < n; ++j)
+      c[j] += ((a0 * b0[j] + a1 * b1[j]) + (a2 * b2[j] + a3 * b3[j])) +
+              ((a4 * b4[j] + a5 * b5[j]) + (a6 * b6[j] + a7 * b7[j]));
+  }
+};
+void axpy8(float* c, const float* b, int64_t ldb, const float* a, int64_t n) { isa_call(Axpy8{}, c, b, ldb, a, n); }
 
 // out[c] = sum_k a[k] * b_c[k] for four columns b_c = b + c*ldb at once: a is loaded once per four
 // columns, and the four 32-wide partial sums are independent FMA chains (a single chain is bound by
 // FMA latency, not throughput). Vectorisable without -ffast-math.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void dot4(const float* a, const float* b, int64_t ldb,
-                                                                       int64_t n, float* out) {
+struct Dot4 {
+  __attribute__((always_inline)) void operator()(const float* a, const float* b, int64_t ldb, int64_t n,
+                                                 float* out) const {
   float p0[32] = {0}, p1[32] = {0}, p2[32] = {0}, p3[32] = {0};
   const float *b0 = b, *b1 = b + ldb, *b2 = b + 2 * ldb, *b3 = b + 3 * ldb;
   int64_t k = 0;
@@ -69,7 +82,9 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void dot4(const flo
     s[3] += a[k] * b3[k];
   }
   for (int c = 0; c < 4; ++c) out[c] = s[c];
-}
+  }
+};
+void dot4(const float* a, const float* b, int64_t ldb, int64_t n, float* out) { isa_call(Dot4{}, a, b, ldb, n, out); }
 
 float dot(const float* a, const float* b, int64_t n) {
   float out[4];

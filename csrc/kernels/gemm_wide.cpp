@@ -31,7 +31,7 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, cons
       for (int64_t k0 = 0; k0 < K; k0 += kPanelK) {
         const int64_t k1 = std::min(K, k0 + kPanelK);
         for (int64_t i = i0; i < i1; ++i)
-          kern::mv_call(RowPanel<T>{}, A + i * lda, B + j0, ldb, C + i * ldc + j0, n, k0, k1);
+          isa_call(RowPanel<T>{}, A + i * lda, B + j0, ldb, C + i * ldc + j0, n, k0, k1);
       }
     }
   };

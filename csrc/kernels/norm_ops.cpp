@@ -148,8 +148,8 @@ void run_layer_norm(OpContext& ctx) {
     parallel_blocks(rows, rows_grain(d), [&](int64_t r0, int64_t r1) {
       for (int64_t r = r0; r < r1; ++r) {
         const float* xr = xf.ptr + r * d;
-        mv_call(RowStats{}, xr, d, eps, &means[r], &invs[r]);
-        mv_call(RowNormalize{}, xr, yf.ptr + r * d, d, means[r], invs[r], scale.data(),
+        isa_call(RowStats{}, xr, d, eps, &means[r], &invs[r]);
+        isa_call(RowNormalize{}, xr, yf.ptr + r * d, d, means[r], invs[r], scale.data(),
                 bias.empty() ? static_cast<const float*>(nullptr) : bias.data());
       }
     });
@@ -173,10 +173,10 @@ void channel_affine(const float* x, float* y, int64_t n, int64_t c, int64_t s, c
     for (int64_t p = p0; p < p1; ++p) {
       size_t ch = static_cast<size_t>(p % c);
       if (act.plain_relu()) {
-        mv_call(RowAffineRelu{}, x + p * s, y + p * s, s, a[ch], b[ch]);
+        isa_call(RowAffineRelu{}, x + p * s, y + p * s, s, a[ch], b[ch]);
         continue;
       }
-      mv_call(RowAffine{}, x + p * s, y + p * s, s, a[ch], b[ch]);
+      isa_call(RowAffine{}, x + p * s, y + p * s, s, a[ch], b[ch]);
       if (!act.none()) bias_activation(y + p * s, static_cast<size_t>(s), 0.f, act);
     }
   });
@@ -241,11 +241,11 @@ void group_norm(OpContext& ctx, int64_t groups, const std::vector<float>& scale,
       for (int64_t g = g0; g < g1; ++g) {
         const float* xg = xf.ptr + g * len;
         float mean, inv;
-        mv_call(RowStats{}, xg, len, eps, &mean, &inv);
+        isa_call(RowStats{}, xg, len, eps, &mean, &inv);
         int64_t grp = g % groups;
         for (int64_t k = 0; k < cg; ++k) {
           size_t p = static_cast<size_t>(per_group_params ? grp : grp * cg + k);
-          mv_call(RowCenterAffine{}, xg + k * s, yf.ptr + g * len + k * s, s, mean, scale[p] * inv, bias[p]);
+          isa_call(RowCenterAffine{}, xg + k * s, yf.ptr + g * len + k * s, s, mean, scale[p] * inv, bias[p]);
         }
       }
     });

@@ -292,27 +292,36 @@ void pool_row_taps_f32(bool is_max, float* acc, const float* r, int64_t n, int64
 }
 
 // Sixteen independent partial sums / maxima: vectorisable without reassociation flags, and more accurate.
-__attribute__((target_clones("avx512f", "avx2", "default"))) float plane_sum_f32(const float* x, int64_t n) {
-  float part[16] = {0};
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16)
-    for (int j = 0; j < 16; ++j) part[j] += x[i + j];
-  float s = 0.f;
-  for (int j = 0; j < 16; ++j) s += part[j];
-  for (; i < n; ++i) s += x[i];
-  return s;
-}
+// (Compiled per ISA, isa_target.h.)
+namespace {
+struct PlaneSum {
+  __attribute__((always_inline)) float operator()(const float* x, int64_t n) const {
+    float part[16] = {0};
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+      for (int j = 0; j < 16; ++j) part[j] += x[i + j];
+    float s = 0.f;
+    for (int j = 0; j < 16; ++j) s += part[j];
+    for (; i < n; ++i) s += x[i];
+    return s;
+  }
+};
+struct PlaneMax {
+  __attribute__((always_inline)) float operator()(const float* x, int64_t n) const {
+    float part[16];
+    for (int j = 0; j < 16; ++j) part[j] = -std::numeric_limits<float>::infinity();
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+      for (int j = 0; j < 16; ++j) part[j] = std::max(part[j], x[i + j]);
+    float m = -std::numeric_limits<float>::infinity();
+    for (int j = 0; j < 16; ++j) m = std::max(m, part[j]);
+    for (; i < n; ++i) m = std::max(m, x[i]);
+    return m;
+  }
+};
+}  // namespace
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) float plane_max_f32(const float* x, int64_t n) {
-  float part[16];
-  for (int j = 0; j < 16; ++j) part[j] = -std::numeric_limits<float>::infinity();
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16)
-    for (int j = 0; j < 16; ++j) part[j] = std::max(part[j], x[i + j]);
-  float m = -std::numeric_limits<float>::infinity();
-  for (int j = 0; j < 16; ++j) m = std::max(m, part[j]);
-  for (; i < n; ++i) m = std::max(m, x[i]);
-  return m;
-}
+float plane_sum_f32(const float* x, int64_t n) { return isa_call(PlaneSum{}, x, n); }
+float plane_max_f32(const float* x, int64_t n) { return isa_call(PlaneMax{}, x, n); }
 
 }  // namespace acl_sim

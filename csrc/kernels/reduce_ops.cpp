@@ -164,7 +164,7 @@ void reduce_plan(const ReducePlan& p, const A* x, A* out, const A* ctxv) {
         A c = ctxv ? ctxv[o] : A(0);
         A acc = R::template init<A>();
         for (int64_t r = 0; r < red_n; ++r) {
-          if constexpr (std::is_same_v<A, float>) mv_call(RowReduce<R, A>{}, base + p.red_offsets[r], p.inner, c, &acc);
+          if constexpr (std::is_same_v<A, float>) isa_call(RowReduce<R, A>{}, base + p.red_offsets[r], p.inner, c, &acc);
           else RowReduce<R, A>{}(base + p.red_offsets[r], p.inner, c, &acc);
         }
         out[o] = R::finish(acc, p.count, c);
@@ -185,7 +185,7 @@ void reduce_plan(const ReducePlan& p, const A* x, A* out, const A* ctxv) {
         const A* cx = ctxv ? ctxv + q * n + c0 : nullptr;
         for (int64_t j = 0; j < m; ++j) acc[j] = R::template init<A>();
         for (int64_t r = 0; r < red_n; ++r) {
-          if constexpr (std::is_same_v<A, float>) mv_call(VecAccumulate<R, A>{}, base + p.red_offsets[r], m, cx, acc);
+          if constexpr (std::is_same_v<A, float>) isa_call(VecAccumulate<R, A>{}, base + p.red_offsets[r], m, cx, acc);
           else VecAccumulate<R, A>{}(base + p.red_offsets[r], m, cx, acc);
         }
         for (int64_t j = 0; j < m; ++j) o[j] = R::finish(acc[j], p.count, cx ? cx[j] : A(0));

@@ -5,7 +5,7 @@
 
 #include "kernels/elementwise_common.h"
 
-#if defined(ACL_SIM_MV_X86)
+#if defined(ACL_SIM_ISA_X86)
 #include <immintrin.h>
 #endif
 
@@ -21,7 +21,7 @@ float finish_tail(const float* x, int64_t i, int64_t n, float m, bool nan, bool 
   return nan ? std::numeric_limits<float>::quiet_NaN() : m;
 }
 
-#if defined(ACL_SIM_MV_X86)
+#if defined(ACL_SIM_ISA_X86)
 // e^d for d <= 0: d clamped at the underflow bound (a NaN passes: max returns its second operand), n = round(d /
 // ln2), the Cephes reduction and polynomial of elementwise_math.h's vexp, then p * 2^n; values whose d is below
 // the bound become 0 (the compare is false for NaN, which stays).
@@ -104,10 +104,10 @@ ACL_SIM_TARGET_AVX2 float extreme_avx2(const float* x, int64_t n, float init, bo
 }  // namespace
 
 float row_extreme_f32(const float* x, int64_t n, float init, bool want_min) {
-#if defined(ACL_SIM_MV_X86)
-  switch (simd_level()) {
-    case SimdLevel::Avx512: return extreme_avx512(x, n, init, want_min);
-    case SimdLevel::Avx2: return extreme_avx2(x, n, init, want_min);
+#if defined(ACL_SIM_ISA_X86)
+  switch (cpu_features().isa) {
+    case KernelIsa::kAvx512: return extreme_avx512(x, n, init, want_min);
+    case KernelIsa::kAvx2: return extreme_avx2(x, n, init, want_min);
     default: break;
   }
 #endif
@@ -115,8 +115,8 @@ float row_extreme_f32(const float* x, int64_t n, float init, bool want_min) {
 }
 
 bool row_exp_shifted_f32(const float* x, float* y, int64_t n, float shift, float* sum) {
-#if defined(ACL_SIM_MV_X86)
-  if (simd_level() == SimdLevel::Avx512) {
+#if defined(ACL_SIM_ISA_X86)
+  if (cpu_features().isa == KernelIsa::kAvx512) {
     *sum = exp_shifted_avx512(x, y, n, shift);
     return true;
   }

@@ -108,7 +108,7 @@ struct SoftmaxCols {
 
 template <class K, class... Args>
 ACL_SIM_INLINE void call_best(const K& k, Args... a) {
-  if constexpr (std::is_same_v<std::tuple_element_t<0, std::tuple<Args...>>, const float*>) mv_call(k, a...);
+  if constexpr (std::is_same_v<std::tuple_element_t<0, std::tuple<Args...>>, const float*>) isa_call(k, a...);
   else k(a...);
 }
 

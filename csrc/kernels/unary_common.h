@@ -23,14 +23,14 @@ struct MapF32 {
 template <class Op, class T>
 void map_block(const Op& op, const T* x, T* y, int64_t n) {
   if constexpr (std::is_same_v<T, float>) {
-    mv_call(MapF32<Op>{op}, x, y, n);
+    isa_call(MapF32<Op>{op}, x, y, n);
   } else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
     constexpr int64_t kTile = 1024;
     float buf[kTile];
     for (int64_t i = 0; i < n; i += kTile) {
       int64_t m = std::min(kTile, n - i);
       widen(x + i, buf, static_cast<size_t>(m));
-      mv_call(MapF32<Op>{op}, buf, buf, m);
+      isa_call(MapF32<Op>{op}, buf, buf, m);
       narrow(buf, y + i, static_cast<size_t>(m));
     }
   } else {
