@@ -3,8 +3,6 @@
 
 #include <sstream>
 
-#include "kernels/cpu_features.h"
-
 namespace acl_sim::kern {
 
 double scalar_as_double(const TensorView& t, int64_t i) {

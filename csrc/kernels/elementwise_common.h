@@ -5,7 +5,8 @@
 // Multiversioning: a hot loop is written once as an always-inline functor;
 // isa_call() instantiates it inside an AVX-512, an AVX2+FMA and a portable
 // wrapper (GCC inlines the default-target functor into each, so the same
-// source is auto-vectorised three times) and picks one per CPU at run time.
+// source is auto-vectorised three times) and picks one per CPU at run time
+// (kernels/isa_target.h).
 #pragma once
 
 // Without this, GCC keeps the selects in the float math (clamps, NaN checks) as
@@ -33,7 +34,6 @@
 #include "kernels/op_registry.h"
 
 #define ACL_SIM_INLINE __attribute__((always_inline)) inline
-
 
 namespace acl_sim::kern {
 
