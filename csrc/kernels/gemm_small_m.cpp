@@ -57,31 +57,31 @@ void axpy8(float* c, const float* b, int64_t ldb, const float* a, int64_t n) { i
 struct Dot4 {
   __attribute__((always_inline)) void operator()(const float* a, const float* b, int64_t ldb, int64_t n,
                                                  float* out) const {
-  float p0[32] = {0}, p1[32] = {0}, p2[32] = {0}, p3[32] = {0};
-  const float *b0 = b, *b1 = b + ldb, *b2 = b + 2 * ldb, *b3 = b + 3 * ldb;
-  int64_t k = 0;
-  for (; k + 32 <= n; k += 32)
+    float p0[32] = {0}, p1[32] = {0}, p2[32] = {0}, p3[32] = {0};
+    const float *b0 = b, *b1 = b + ldb, *b2 = b + 2 * ldb, *b3 = b + 3 * ldb;
+    int64_t k = 0;
+    for (; k + 32 <= n; k += 32)
+      for (int j = 0; j < 32; ++j) {
+        const float av = a[k + j];
+        p0[j] += av * b0[k + j];
+        p1[j] += av * b1[k + j];
+        p2[j] += av * b2[k + j];
+        p3[j] += av * b3[k + j];
+      }
+    float s[4] = {0.f, 0.f, 0.f, 0.f};
     for (int j = 0; j < 32; ++j) {
-      const float av = a[k + j];
-      p0[j] += av * b0[k + j];
-      p1[j] += av * b1[k + j];
-      p2[j] += av * b2[k + j];
-      p3[j] += av * b3[k + j];
+      s[0] += p0[j];
+      s[1] += p1[j];
+      s[2] += p2[j];
+      s[3] += p3[j];
     }
-  float s[4] = {0.f, 0.f, 0.f, 0.f};
-  for (int j = 0; j < 32; ++j) {
-    s[0] += p0[j];
-    s[1] += p1[j];
-    s[2] += p2[j];
-    s[3] += p3[j];
-  }
-  for (; k < n; ++k) {
-    s[0] += a[k] * b0[k];
-    s[1] += a[k] * b1[k];
-    s[2] += a[k] * b2[k];
-    s[3] += a[k] * b3[k];
-  }
-  for (int c = 0; c < 4; ++c) out[c] = s[c];
+    for (; k < n; ++k) {
+      s[0] += a[k] * b0[k];
+      s[1] += a[k] * b1[k];
+      s[2] += a[k] * b2[k];
+      s[3] += a[k] * b3[k];
+    }
+    for (int c = 0; c < 4; ++c) out[c] = s[c];
   }
 };
 void dot4(const float* a, const float* b, int64_t ldb, int64_t n, float* out) { isa_call(Dot4{}, a, b, ldb, n, out); }
