@@ -155,7 +155,7 @@ void create_handle(const GemmCall& g, bool gemv, aclopHandle** handle) {
   *handle = capi::add_op_handle(resolve(signature_of(g)));
 }
 
-GemmCall geisa_call(aclTransType ta, int m, int n, aclDataType da, aclDataType dx, aclDataType dy,
+GemmCall gemv_call(aclTransType ta, int m, int n, aclDataType da, aclDataType dx, aclDataType dy,
                    aclComputeType type) {
   // y(m) = op(A) x(n): a GEMM with n = 1 and k = n.
   return {ta, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, da, dx, dy, type};
@@ -225,7 +225,7 @@ aclError aclblasGemvEx(aclTransType transA, int m, int n, const void* alpha, con
                        aclDataType dataTypeA, const void* x, int incx, aclDataType dataTypeX, const void* beta,
                        void* y, int incy, aclDataType dataTypeY, aclComputeType type, aclrtStream stream) {
   return api_call("aclblasGemvEx", [&] {
-    const GemmCall g = acl_sim::geisa_call(transA, m, n, dataTypeA, dataTypeX, dataTypeY, type);
+    const GemmCall g = acl_sim::gemv_call(transA, m, n, dataTypeA, dataTypeX, dataTypeY, type);
     acl_sim::run_gemm(g, GemmData{alpha, a, x, beta, y}, lda, incx, incy, true, stream);
   });
 }
@@ -234,7 +234,7 @@ aclError aclblasCreateHandleForGemvEx(aclTransType transA, int m, int n, aclData
                                       aclDataType dataTypeX, aclDataType dataTypeY, aclComputeType type,
                                       aclopHandle** handle) {
   return api_call("aclblasCreateHandleForGemvEx", [&] {
-    acl_sim::create_handle(acl_sim::geisa_call(transA, m, n, dataTypeA, dataTypeX, dataTypeY, type), true, handle);
+    acl_sim::create_handle(acl_sim::gemv_call(transA, m, n, dataTypeA, dataTypeX, dataTypeY, type), true, handle);
   });
 }
 
@@ -242,14 +242,14 @@ aclError aclblasHgemv(aclTransType transA, int m, int n, const aclFloat16* alpha
                       const aclFloat16* x, int incx, const aclFloat16* beta, aclFloat16* y, int incy,
                       aclComputeType type, aclrtStream stream) {
   return api_call("aclblasHgemv", [&] {
-    const GemmCall g = acl_sim::geisa_call(transA, m, n, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, type);
+    const GemmCall g = acl_sim::gemv_call(transA, m, n, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, type);
     acl_sim::run_gemm(g, GemmData{alpha, a, x, beta, y}, lda, incx, incy, true, stream);
   });
 }
 
 aclError aclblasCreateHandleForHgemv(aclTransType transA, int m, int n, aclComputeType type, aclopHandle** handle) {
   return api_call("aclblasCreateHandleForHgemv", [&] {
-    acl_sim::create_handle(acl_sim::geisa_call(transA, m, n, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, type), true,
+    acl_sim::create_handle(acl_sim::gemv_call(transA, m, n, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, type), true,
                            handle);
   });
 }
@@ -258,14 +258,14 @@ aclError aclblasS8gemv(aclTransType transA, int m, int n, const int32_t* alpha, 
                        const int8_t* x, int incx, const int32_t* beta, int32_t* y, int incy, aclComputeType type,
                        aclrtStream stream) {
   return api_call("aclblasS8gemv", [&] {
-    const GemmCall g = acl_sim::geisa_call(transA, m, n, ACL_INT8, ACL_INT8, ACL_INT32, type);
+    const GemmCall g = acl_sim::gemv_call(transA, m, n, ACL_INT8, ACL_INT8, ACL_INT32, type);
     acl_sim::run_gemm(g, GemmData{alpha, a, x, beta, y}, lda, incx, incy, true, stream);
   });
 }
 
 aclError aclblasCreateHandleForS8gemv(aclTransType transA, int m, int n, aclComputeType type, aclopHandle** handle) {
   return api_call("aclblasCreateHandleForS8gemv", [&] {
-    acl_sim::create_handle(acl_sim::geisa_call(transA, m, n, ACL_INT8, ACL_INT8, ACL_INT32, type), true, handle);
+    acl_sim::create_handle(acl_sim::gemv_call(transA, m, n, ACL_INT8, ACL_INT8, ACL_INT32, type), true, handle);
   });
 }
 

@@ -150,7 +150,7 @@ void run_layer_norm(OpContext& ctx) {
         const float* xr = xf.ptr + r * d;
         isa_call(RowStats{}, xr, d, eps, &means[r], &invs[r]);
         isa_call(RowNormalize{}, xr, yf.ptr + r * d, d, means[r], invs[r], scale.data(),
-                bias.empty() ? static_cast<const float*>(nullptr) : bias.data());
+                 bias.empty() ? static_cast<const float*>(nullptr) : bias.data());
       }
     });
   }
