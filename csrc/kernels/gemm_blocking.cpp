@@ -38,10 +38,10 @@ int64_t max_block(int64_t blocks, int64_t size, int64_t unit) {
 /** choose_tile_split's arguments, the key of its per-thread memo. */
 struct SplitQuery {
   int64_t M, N, mr, w, threads, mb_min, nb_min;
-  double flops, col_cost;
+  double flops, col_cost, reread;
   bool operator==(const SplitQuery& o) const {
     return M == o.M && N == o.N && mr == o.mr && w == o.w && threads == o.threads && mb_min == o.mb_min &&
-           nb_min == o.nb_min && flops == o.flops && col_cost == o.col_cost;
+           nb_min == o.nb_min && flops == o.flops && col_cost == o.col_cost && reread == o.reread;
   }
   size_t hash() const {
     uint64_t h = 1469598103934665603ull;
@@ -53,7 +53,7 @@ struct SplitQuery {
 TileSplit search_tile_split(const SplitQuery& query) {
   const int64_t M = query.M, N = query.N, mr = query.mr, w = query.w, threads = query.threads;
   const int64_t mb_min = query.mb_min, nb_min = query.nb_min;
-  const double flops = query.flops, col_cost = query.col_cost;
+  const double flops = query.flops, col_cost = query.col_cost, reread = query.reread;
   if (threads <= 1 || flops < 1e6) return {mb_min, nb_min};
   const int64_t n_units = std::max<int64_t>(1, N / w), m_units = std::max<int64_t>(1, M / mr);
 
@@ -84,7 +84,7 @@ TileSplit search_tile_split(const SplitQuery& query) {
     for (int64_t mb = mb_min; mb <= mb_hi; ++mb) {
       const int64_t rows = rows_of[mb - mb_min];
       const double share = static_cast<double>(ceil_div(mb * nb, threads)) * rows * cols;
-      const double cost = share * (1.0 + w / (24.0 * cols) + col_cost / rows);
+      const double cost = share * (1.0 + reread / (24.0 * cols) + col_cost / rows);
       cands[n++] = {mb, nb, cost};
       cheapest = n == 1 ? cost : std::min(cheapest, cost);
     }
@@ -110,13 +110,14 @@ TileSplit search_tile_split(const SplitQuery& query) {
 int64_t GemmBlocking::max_block_cols() const { return max_block(n_blocks, N, widest); }
 
 TileSplit choose_tile_split(int64_t M, int64_t N, int64_t mr, int64_t w, double flops, int64_t threads,
-                            int64_t mb_min, int64_t nb_min, double col_cost) {
+                            int64_t mb_min, int64_t nb_min, double col_cost, double reread) {
   if (col_cost < 0) col_cost = mr / 8.0;
+  if (reread < 0) reread = static_cast<double>(w);
   // The search weighs up to 33 x 17 splits, ~1.5 us, and a model asks the same question of the same layer on
   // every run (light_resnet50: 53 convs): answers are remembered per thread, in a small table where a
   // colliding question overwrites the old answer. Stop 27, two processes alternating executes (Intel Xeon, 2
   // threads, 480-2300 pairs): light_resnet50 0.995-0.996x the time, densenet121 0.995x, the transformer 0.981x.
-  const SplitQuery q{M, N, mr, w, threads, mb_min, nb_min, flops, col_cost};
+  const SplitQuery q{M, N, mr, w, threads, mb_min, nb_min, flops, col_cost, reread};
   struct Slot {
     SplitQuery q;
     TileSplit split;

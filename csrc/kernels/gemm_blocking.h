@@ -40,13 +40,14 @@ struct GemmBlocking {
  * `flops` cuts into for `threads` threads, at least mb_min x nb_min: the split that gives the busiest
  * thread the least work, its tile count near a few per thread. Returns {m_blocks, n_blocks}; the
  * blocks are GemmBlocking::grid_begin's near-equal shares. Shared by the GEMM and the direct conv.
- * col_cost: what a column costs a tile per k beyond its FMAs (default mr / 8).
+ * col_cost: what a column costs a tile per k beyond its FMAs (default mr / 8). reread: what re-reading A costs
+ * an extra N block, as columns' worth of work x 24 (default widest: the GEMM re-reads its A panels per N block).
  */
 struct TileSplit {
   int64_t m_blocks, n_blocks;
 };
 TileSplit choose_tile_split(int64_t M, int64_t N, int64_t mr, int64_t widest, double flops, int64_t threads,
-                            int64_t mb_min, int64_t nb_min, double col_cost = -1);
+                            int64_t mb_min, int64_t nb_min, double col_cost = -1, double reread = -1);
 
 /**
  * The blocking for an M x N x K product run by `threads` threads (1: the caller alone), its B
