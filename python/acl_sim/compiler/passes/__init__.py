@@ -5,12 +5,14 @@ after `normalize` and `const_fold` ran once on the shape-free graph.
 """
 from __future__ import annotations
 
-from . import (const_fold, dce, fold_bn, fuse_activation, fuse_post_affine, fuse_residual, layernorm_pattern,
-               matmul_add_to_gemm, normalize, pool_before_pointwise, precision, shape_infer, simplify, softmax_pattern)
+from . import (const_fold, dce, flush_subnormals, fold_bn, fuse_activation, fuse_post_affine, fuse_residual,
+               layernorm_pattern, matmul_add_to_gemm, normalize, pool_before_pointwise, precision, shape_infer, simplify,
+               softmax_pattern)
 
 SHAPE_FREE_PIPELINE = [
     ("normalize", normalize.run),
     ("const_fold", const_fold.run),
+    ("flush_subnormals", flush_subnormals.run),
 ]
 
 PROFILE_PIPELINE = [
