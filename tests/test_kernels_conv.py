@@ -42,6 +42,10 @@ CONV_CASES = [
     ((2, 4, 17), (6, 2, 5), {"group": 2, "pads": [2, 1], "dilations": [2]}),
     ((1, 4, 5, 6, 7), (3, 4, 2, 3, 2), {"pads": [1, 0, 1, 0, 1, 1]}),
     ((1, 2, 4, 5, 6), (2, 1, 3, 3, 3), {"group": 2, "strides": [2, 2, 2], "pads": [1, 1, 1, 1, 1, 1]}),
+    # 1x1 on a 1x1 plane: one GEMM over the batch, W^T read in place (squeeze-excite blocks).
+    ((1, 480, 1, 1), (120, 480, 1, 1), {}),
+    ((8, 96, 1, 1), (24, 96, 1, 1), {}),
+    ((3, 40, 1), (7, 40, 1), {}),
 ]
 
 
@@ -330,3 +334,18 @@ def test_depthwise_geometries():
 @pytest.mark.parametrize("isa", ["avx2", "scalar"])
 def test_depthwise_other_isas(isa):
     run_check_in_child("test_kernels_conv", "_depthwise_check()", ACL_SIM_KERNEL_ISA=isa)
+
+
+@pytest.mark.parametrize("n", [1, 6])
+def test_conv_1x1_plane_epilogue(n):
+    """The one-pixel pointwise conv's GEMM takes the bias per output channel (its columns), a residual of the
+    output's shape and the fused activation, as every other conv path does."""
+    rng = np.random.default_rng(n)
+    x, w, b = randn(rng, (n, 240, 1, 1)), randn(rng, (60, 240, 1, 1)), randn(rng, (60,))
+    r = randn(rng, (n, 60, 1, 1))
+    want = _ref(x, w, b, {})
+    (y,) = run_op("Conv", [x, w, b, r], [want.shape], [np.float32], {"activation": "Relu"})
+    assert_close_accum(y, np.maximum(want + r, 0), np.float32, 240)
+    (y,) = run_op("Conv", [x, w], [want.shape], [np.float32], {"activation": "LeakyRelu", "activation_alpha": 0.1})
+    z = _ref(x, w, None, {})
+    assert_close_accum(y, np.where(z >= 0, z, 0.1 * z), np.float32, 240)

@@ -159,6 +159,21 @@ void run_conv(OpContext& ctx) {
   for (int i = 0; i < g.nsp; ++i)
     pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1 && g.pad_begin[i] == 0 && g.pad_end[i] == 0;
 
+  // A 1x1 conv on a 1x1 plane (the squeeze-excite blocks of PP-OCR and MobileNetV3) is one small GEMM over the
+  // whole batch, Y[N, M] = X[N, C] W^T, W^T read in place as a column-major B: one dot product per output, where
+  // the conv paths spread a single pixel over whole vectors (480 -> 120: 13 us on the direct conv, 2 us here).
+  if (pointwise && P == 1 && group == 1 && pm_mode != DirectMode::kAll && mode != DirectMode::kAll) {
+    GemmEpilogue ep;
+    ep.col_bias = bias;
+    ep.act = act;
+    const float* res = has_residual ? R.data() : nullptr;
+    const float beta = res == Y.data() ? 1.f : 0.f;  // the residual in the output buffer: accumulate onto it
+    ep.residual = beta != 0.f ? nullptr : res;
+    gemm_f32(N, M, C, 1.f, MatrixRef{X.data(), C, 1}, MatrixRef{W.data(), 1, C}, beta, Y.data(), M, ep, true);
+    Y.commit();
+    return;
+  }
+
   const bool pixel_major =
       pm_mode == DirectMode::kAll ||
       (pm_mode != DirectMode::kOff && (cached || g.out_size() >= 1024) && pixel_major_conv_applies(g, cg, mg, false));
