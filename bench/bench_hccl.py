@@ -206,7 +206,8 @@ def main():
 def write_report(path, rows):
     lines = ["## HCCL (thread ranks)", "",
              "Reproduce: `PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_hccl.py "
-             "--write bench/results/hccl.md` (fp32, SUM; " + f"{os.cpu_count()} host cores, shared machine).", "",
+             "--write bench/results/hccl.md` (fp32, SUM; " + f"{os.cpu_count()} host cores, load average "
+             f"{os.getloadavg()[0]:.1f}).", "",
              "t = per collective, every rank on its own stream; algbw = S/t, busbw per nccl-tests "
              "(AllReduce 2(n-1)/n, AllGather (n-1)/n, Broadcast 1). ref = host NumPy doing the same data "
              "movement single-threaded (AllReduce: sum of the n buffers + one copy back to each rank).", ""]

@@ -122,7 +122,8 @@ def main():
         f"Empty kernel, blockDim {a.block_dim}, one stream; best of 5 runs of {a.iters} launches "
         f"({a.iters // 4} for latency). Host: {platform.processor() or platform.machine()}, "
         f"{os.cpu_count()} cores, pool threads = {threads}, load average {os.getloadavg()[0]:.1f} at the end "
-        "(on a shared, overloaded host the absolute numbers are noisy; the ratios less so). Reference: a 32-byte aclrtMemcpyAsync on the same stream "
+        "(the absolute numbers depend on the host and its load; the ratios less so). Reference: a 32-byte "
+        "aclrtMemcpyAsync on the same stream "
         "(the cheapest stream task), measured in the same run.",
         "",
         "| launch path | launch+sync µs | pipelined µs/launch | memcpy launch+sync µs | memcpy pipelined µs | "

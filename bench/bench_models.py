@@ -13,7 +13,7 @@ after a run, never share the cores with onnxruntime's sample.
 
     PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_models.py            # ~2-3 min
     ... bench_models.py --models resnet50,matmul1024 --seconds 3
-    ... bench_models.py --prof     # adds a per-model op-type table from `acl-sim prof` (op_summary.csv)
+    ... bench_models.py --prof     # adds a per-model op-type table from the profiler (op_summary.csv)
 
 With the wheel installed, drop PYTHONPATH and ACL_SIM_BUILD_DIR.
 """
@@ -46,7 +46,8 @@ LABELS = {"resnet50": "light_resnet50 (random weights)", "densenet121": "light_d
           "conv3x3_64": "one-node Conv 3x3 64->64 56x56", "conv3x3_512": "one-node Conv 3x3 512->512 7x7"}
 WORK = os.path.join(models.MODELS_CACHE, "bench_models")
 ACL_MEM_MALLOC_HUGE_FIRST, H2D, D2H = 0, 1, 2
-PROFILED_RUNS = 4
+PROFILED_RUNS = 10
+PROFILE_WARMUP = 2
 
 
 def _one_node_path(name: str) -> str:
@@ -214,32 +215,34 @@ def bench(acl, name: str, seconds: float) -> dict:
     return {"name": name, "cmp": c, "err": err}
 
 
-def profile_table(name: str, top: int = 6) -> str:
-    """Op-type summary of one model from `acl-sim prof` (PROFILED_RUNS inferences, warm-up included)."""
+def profile_table(acl, name: str, top: int = 6) -> str:
+    """Op-type summary of one model from the profiler's op_summary.csv (acl.prof API): PROFILED_RUNS inferences
+    after PROFILE_WARMUP unprofiled ones, so the first run's one-time work (weights packed into the node cache)
+    is not in it."""
     from acl_sim.tools.prof import by_type, read_summary
 
-    out_dir = os.path.join(WORK, "prof", name)
-    cmd = [sys.executable, "-m", "acl_sim", "prof", f"--output={out_dir}", "--",
-           sys.executable, os.path.abspath(__file__), "--models", name, "--profile-run"]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        return f"(acl-sim prof failed: {(r.stderr or r.stdout).strip().splitlines()[-1:]})"
-    types = by_type(read_summary(out_dir))
-    total = sum(a["total_us"] for a in types.values()) or 1.0
-    runs = PROFILED_RUNS
-    rows = [[op, a["count"] // runs, bt.ms(a["total_us"] / 1e6 / runs), f"{100 * a['total_us'] / total:.0f}%"]
-            for op, a in list(types.items())[:top]]
-    return bt.table(["op type", "nodes", "ms per run", "share"], rows)
-
-
-def profile_run(acl, name: str) -> None:
-    """The workload `acl-sim prof` records: PROFILED_RUNS inferences."""
     path, shape_opt, feeds = model_case(name)
     om = atc(path, shape_opt, os.path.join(WORK, "om", name))
     m = AclModel(acl, om, next(iter(feeds.values())))
-    for _ in range(PROFILED_RUNS):
-        m.infer()
-    m.release()
+    out_dir = tempfile.mkdtemp(prefix=f"prof_{name}_")
+    try:
+        for _ in range(PROFILE_WARMUP):
+            m.infer()
+        assert acl.prof.init(out_dir) == 0
+        cfg = acl.prof.create_config([0], 0, 0, 0x2)
+        assert acl.prof.start(cfg) == 0
+        for _ in range(PROFILED_RUNS):
+            m.infer()
+        assert acl.prof.stop(cfg) == 0
+        acl.prof.destroy_config(cfg)
+        assert acl.prof.finalize() == 0
+    finally:
+        m.release()
+    types = by_type(read_summary(out_dir))
+    total = sum(a["total_us"] for a in types.values()) or 1.0
+    rows = [[op, a["count"] // PROFILED_RUNS, bt.ms(a["total_us"] / 1e6 / PROFILED_RUNS),
+             f"{100 * a['total_us'] / total:.0f}%"] for op, a in list(types.items())[:top]]
+    return bt.table(["op type", "nodes", "ms per run", "share"], rows)
 
 
 def main():
@@ -248,7 +251,6 @@ def main():
     ap.add_argument("--seconds", type=float, default=4.0, help="timing budget per model (at least 3 pairs)")
     ap.add_argument("--prof", action="store_true", help="also print an op-type table per model (acl-sim prof)")
     ap.add_argument("--markdown", help="also write the report (header, table, op tables) to this file")
-    ap.add_argument("--profile-run", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
     import acl
@@ -259,13 +261,6 @@ def main():
     ctx, ret = acl.rt.create_context(0)
     assert ret == 0
     names = args.models.split(",")
-    if args.profile_run:
-        for n in names:
-            profile_run(acl, n)
-        acl.rt.destroy_context(ctx)
-        acl.rt.reset_device(0)
-        acl.finalize()
-        return
     header = bt.machine_header()
     print(header, flush=True)
     rows = []
@@ -279,18 +274,19 @@ def main():
         except Exception as exc:  # report and continue: one failing model must not hide the rest
             rows.append([LABELS.get(name, name), "", "", f"failed: {type(exc).__name__}: {str(exc)[:120]}", "", ""])
         print("  ".join(rows[-1]), flush=True)
-    acl.rt.destroy_context(ctx)
-    acl.rt.reset_device(0)
-    acl.finalize()
     report = [bt.table(["model (public path: atc, load, memcpy + execute + memcpy)", "acl_sim ms", "reference ms",
                         "acl_sim / reference", "pairs", "max |diff| / max |ref|"], rows)]
     print()
     print(report[0])
     if args.prof:
         for name in names:
-            title = f"{LABELS.get(name, name)}: acl_sim time by op type (acl-sim prof, op_summary.csv)"
-            report += [f"\n{title}\n", profile_table(name)]
+            title = (f"{LABELS.get(name, name)}: acl_sim time by op type (profiler op_summary.csv, "
+                     f"{PROFILED_RUNS} runs after {PROFILE_WARMUP} warm-up)")
+            report += [f"\n{title}\n", profile_table(acl, name)]
             print("\n".join(report[-2:]), flush=True)
+    acl.rt.destroy_context(ctx)
+    acl.rt.reset_device(0)
+    acl.finalize()
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as f:
             f.write("## Models through the public path (acl_sim vs onnxruntime)\n\n")

@@ -4,7 +4,7 @@ Settings are environment variables the kernels read per call (ACL_SIM_CONV_DIREC
 ACL_SIM_CONV_WINOGRAD, ACL_SIM_CONV_DIRECT_PACKED, ...); A and B are space-separated NAME=VALUE lists
 ("X=1" for no change). Each run starts after a 3 ms pause, as bench_models.py samples; the runs alternate
 A, B, B, A, ..., so a drift of the host moves both alike; the profiler's op events give each node's median
-over its runs. This is how the conv paths were compared inside the models (bench/results/model.md).
+over its runs. This is how the conv paths were compared inside the models (docs/perf_history.md).
 
     PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_node_ab.py resnet50 \\
         "ACL_SIM_CONV_DIRECT_PACKED=0" "X=1" [--pairs 30] [--nodes]

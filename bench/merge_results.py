@@ -9,7 +9,8 @@ import platform
 import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ORDER = ["model", "model_path", "kernels", "kernperf", "rt", "exec", "atc", "mdlapi", "onnxcov", "hccl", "prof"]
+ORDER = ["model", "model_path", "balance", "kernels", "blas", "hccl", "rt", "exec", "atc", "prof", "dvpp", "mdlapi",
+         "onnxcov", "hard"]
 
 
 def main() -> None:

@@ -44,7 +44,7 @@ void lock_spinning(std::unique_lock<std::mutex>& lock) {
 // How long the caller spins at a fork's tail for indices still running elsewhere before it yields
 // and sleeps. Time, not a count of pauses: a pause takes 66 ns on Zen 4, a few ns on other cores.
 // Spinning about one index's time (50 us .. 1 ms) measured 1-3% slower on a loaded 2-core host
-// (bench/results/balance.md): a spinning caller takes the core its preempted worker needs.
+// (docs/perf_history.md, "balance"): a spinning caller takes the core its preempted worker needs.
 constexpr uint64_t kTailSpinNs = 250'000;
 // How long an idle worker spins for the next fork before it sleeps (20000 pauses on Zen 4).
 constexpr uint64_t kWorkerSpinNs = 1'300'000;

@@ -273,7 +273,7 @@ bool pixel_major_conv_applies(const SpatialGeometry& g, int64_t channels, int64_
   for (int i = 0; i < g.nsp; ++i)
     if (g.stride[i] > 8) return false;  // phase planes are tracked in an 8 x 8 table (prepare_direct_input)
   if (any) return true;
-  // Measured (one-node models, AVX-512, bench/results/smallconv.md): ahead of the channel-major direct
+  // Measured (one-node models, AVX-512, docs/perf_history.md "smallconv"): ahead of the channel-major direct
   // conv / im2col GEMM on small output planes (<= 256 pixels) of stride-1 windowed convs with long K
   // (3x3 128->32 at 7x7 / 14x14 0.52x / 0.64x of the im2col GEMM, 0.85x / 0.9x of the direct conv; 3x3
   // 512->512 at 7x7 ~0.96x). With short K, where the transposed store costs more than the junk columns it

@@ -233,7 +233,7 @@ bool winograd_conv_supported(const SpatialGeometry& g) {
 }
 
 bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int64_t N, bool pixel_major_ready) {
-  // Measured single-thread against the best other path (bench/bench_winograd.py, results/wino.md).
+  // Measured single-thread against the best other path (bench/bench_winograd.py, docs/perf_history.md "wino").
   // Per tile the transforms cost ~C + M, the 36 GEMMs ~C * M: below C*M/(C+M) = 10 the transforms eat
   // the gain (3 -> 64 channels: 1.23x slower, 8 -> 8: 1.33x, 16 -> 16: 0.97x; 16 -> 64: 0.64x).
   if (C * M < 10 * (C + M)) return false;
