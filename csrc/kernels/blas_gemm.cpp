@@ -10,6 +10,7 @@
 #include "common/fp16.h"
 #include "kernels/gemm.h"
 #include "kernels/op_registry.h"
+#include "kernels/thread_scratch.h"
 
 namespace acl_sim {
 namespace {
@@ -33,15 +34,14 @@ float load(const void* p, int dtype, int64_t i) {
   return static_cast<const float*>(p)[i];
 }
 
-// The logical rows x cols matrix of an operand as dense row-major fp32. `transposed_nz`
-// marks FRACTAL_Z (int8 B), which is the NZ layout of the transpose.
-std::vector<float> dense_f32(const void* src, int dtype, BlasLayout layout, int64_t rows, int64_t cols,
-                             bool transposed_nz) {
-  std::vector<float> out(static_cast<size_t>(rows * cols));
+// The logical rows x cols matrix of an operand as dense row-major fp32, into dst (rows x cols floats).
+// `transposed_nz` marks FRACTAL_Z (int8 B), which is the NZ layout of the transpose.
+void dense_f32(const void* src, int dtype, BlasLayout layout, int64_t rows, int64_t cols, bool transposed_nz,
+               float* out) {
   const int64_t c0 = fractal_c0(dtype);
   ThreadPool::instance().parallel_for(static_cast<size_t>(rows), [&](size_t ri) {
     const int64_t r = static_cast<int64_t>(ri);
-    float* dst = out.data() + r * cols;
+    float* dst = out + r * cols;
     if (layout == BlasLayout::kRowMajor && dtype == ACL_FLOAT16) {
       half_to_float_n(static_cast<const uint16_t*>(src) + r * cols, dst, static_cast<size_t>(cols));
       return;
@@ -55,8 +55,11 @@ std::vector<float> dense_f32(const void* src, int dtype, BlasLayout layout, int6
       dst[c] = load(src, dtype, off);
     }
   });
-  return out;
 }
+
+// Per-thread operand buffers: a steady stream of GEMM calls allocates nothing (a zero-filled std::vector per
+// operand and call cost 64 x 4096 x 1024 hgemm ~2 ms on one thread, more than its product).
+thread_local Scratch<float> t_a, t_b, t_c;
 
 int64_t c_offset(const BlasGemmArgs& g, int64_t i, int64_t j) {
   return g.c_fractal ? nz_offset(i, j, g.m, kFractalRows) : i * g.n + j;
@@ -66,14 +69,13 @@ int64_t c_offset(const BlasGemmArgs& g, int64_t i, int64_t j) {
 constexpr int64_t kExactInt8Slice = 1024;
 
 // acc[m x n] = A * B exactly, for A and B holding int8 values (as fp32).
-std::vector<int64_t> int_product(const BlasGemmArgs& g, const std::vector<float>& A, const std::vector<float>& B) {
+std::vector<int64_t> int_product(const BlasGemmArgs& g, const float* A, const float* B) {
   const size_t mn = static_cast<size_t>(g.m * g.n);
   std::vector<int64_t> acc(mn, 0);
   std::vector<float> part(mn);
   for (int64_t k0 = 0; k0 < g.k; k0 += kExactInt8Slice) {
     const int64_t kc = std::min(kExactInt8Slice, g.k - k0);
-    gemm_f32(g.m, g.n, kc, 1.f, MatrixRef{A.data() + k0, g.k, 1}, MatrixRef{B.data() + k0 * g.n, g.n, 1}, 0.f,
-             part.data(), g.n);
+    gemm_f32(g.m, g.n, kc, 1.f, MatrixRef{A + k0, g.k, 1}, MatrixRef{B + k0 * g.n, g.n, 1}, 0.f, part.data(), g.n);
     for (size_t i = 0; i < mn; ++i) acc[i] += static_cast<int64_t>(part[i]);
   }
   return acc;
@@ -105,27 +107,42 @@ void int_epilogue(const BlasGemmArgs& g, const std::vector<int64_t>& acc) {
     }
 }
 
-void float_gemm(const BlasGemmArgs& g, const std::vector<float>& A, const std::vector<float>& B) {
+void float_gemm(const BlasGemmArgs& g, const float* A, const float* B) {
   const float alpha = load(g.alpha, g.dtype_c, 0), beta = load(g.beta, g.dtype_c, 0);
   const size_t mn = static_cast<size_t>(g.m * g.n);
   if (g.dtype_c == ACL_FLOAT && !g.c_fractal) {  // C in place: the GEMM applies alpha and beta itself
     float* out = static_cast<float*>(g.c_out);
     if (beta != 0.f && g.c_in != g.c_out) std::memcpy(out, g.c_in, mn * sizeof(float));
-    gemm_f32(g.m, g.n, g.k, alpha, MatrixRef{A.data(), g.k, 1}, MatrixRef{B.data(), g.n, 1}, beta, out, g.n);
+    gemm_f32(g.m, g.n, g.k, alpha, MatrixRef{A, g.k, 1}, MatrixRef{B, g.n, 1}, beta, out, g.n);
     return;
   }
-  std::vector<float> c(mn, 0.f);
+  // fp16 or fractal C: widened into a dense fp32 C (only read when beta != 0), narrowed back row by row.
+  float* c = t_c.get(mn);
+  const bool row_major_half = g.dtype_c == ACL_FLOAT16 && !g.c_fractal;
+  ThreadPool& pool = ThreadPool::instance();
   if (beta != 0.f)
-    for (int64_t i = 0; i < g.m; ++i)
-      for (int64_t j = 0; j < g.n; ++j) c[static_cast<size_t>(i * g.n + j)] = load(g.c_in, g.dtype_c, c_offset(g, i, j));
-  gemm_f32(g.m, g.n, g.k, alpha, MatrixRef{A.data(), g.k, 1}, MatrixRef{B.data(), g.n, 1}, beta, c.data(), g.n);
-  for (int64_t i = 0; i < g.m; ++i)
+    pool.parallel_for(static_cast<size_t>(g.m), [&](size_t ri) {
+      const int64_t i = static_cast<int64_t>(ri);
+      if (row_major_half) {
+        half_to_float_n(static_cast<const uint16_t*>(g.c_in) + i * g.n, c + i * g.n, static_cast<size_t>(g.n));
+        return;
+      }
+      for (int64_t j = 0; j < g.n; ++j) c[i * g.n + j] = load(g.c_in, g.dtype_c, c_offset(g, i, j));
+    });
+  gemm_f32(g.m, g.n, g.k, alpha, MatrixRef{A, g.k, 1}, MatrixRef{B, g.n, 1}, beta, c, g.n);
+  pool.parallel_for(static_cast<size_t>(g.m), [&](size_t ri) {
+    const int64_t i = static_cast<int64_t>(ri);
+    if (row_major_half) {
+      float_to_half_n(c + i * g.n, static_cast<uint16_t*>(g.c_out) + i * g.n, static_cast<size_t>(g.n));
+      return;
+    }
     for (int64_t j = 0; j < g.n; ++j) {
-      const float v = c[static_cast<size_t>(i * g.n + j)];
+      const float v = c[i * g.n + j];
       const int64_t o = c_offset(g, i, j);
       if (g.dtype_c == ACL_FLOAT16) static_cast<uint16_t*>(g.c_out)[o] = float_to_half(v);
       else static_cast<float*>(g.c_out)[o] = v;
     }
+  });
 }
 
 // ---- registry op: the translated form of CANN's "GEMM" (op/op_translate_blas.cpp) ----
@@ -175,8 +192,10 @@ void blas_gemm(const BlasGemmArgs& g) {
                   " is not supported (float16->float16, float16->float32, int8->float32, int8->int32)");
   if (g.m == 0 || g.n == 0) return;
   const bool int8 = g.dtype_ab == ACL_INT8;
-  const std::vector<float> A = dense_f32(g.a, g.dtype_ab, g.layout_a, g.m, g.k, false);
-  const std::vector<float> B = dense_f32(g.b, g.dtype_ab, g.layout_b, g.k, g.n, int8);
+  float* A = t_a.get(static_cast<size_t>(g.m * g.k));
+  float* B = t_b.get(static_cast<size_t>(g.k * g.n));
+  dense_f32(g.a, g.dtype_ab, g.layout_a, g.m, g.k, false, A);
+  dense_f32(g.b, g.dtype_ab, g.layout_b, g.k, g.n, int8, B);
   if (int8) int_epilogue(g, int_product(g, A, B));
   else float_gemm(g, A, B);
 }
