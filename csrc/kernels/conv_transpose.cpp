@@ -44,9 +44,8 @@ void col2im_row(const float* cols, float* dst, int64_t od, int64_t oh, const Geo
         // Input columns iw with 0 <= iw*sw + off_w < OW.
         const int64_t lo = off_w >= 0 ? 0 : (-off_w + g.s[2] - 1) / g.s[2];
         const int64_t hi = OW - 1 - off_w < 0 ? 0 : std::min(IW, (OW - 1 - off_w) / g.s[2] + 1);
-        float* d = dst + off_w;
         const int64_t sw = g.s[2];
-        for (int64_t iw = lo; iw < hi; ++iw) d[iw * sw] += src[iw];
+        for (int64_t iw = lo; iw < hi; ++iw) dst[iw * sw + off_w] += src[iw];
       }
     }
   }
