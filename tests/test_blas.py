@@ -83,6 +83,7 @@ def stored(mat, trans, dtype, operand):
 
 CASES = [
     (F16, F16, N, N, 33, 17, 40),
+    (F16, F16, N, N, 70, 130, 300),  # B's fp16 rows widened while packed: whole strips and a ragged one
     (F16, F32, T, N, 20, 31, 64),
     (F16, F16, N, T, 16, 16, 16),
     (F16, F32, T, T, 7, 5, 300),

@@ -57,6 +57,44 @@ void dense_f32(const void* src, int dtype, BlasLayout layout, int64_t rows, int6
   });
 }
 
+/**
+ * A row-major fp16 B widened as the GEMM packs it: each row segment is converted (F16C) once and dealt to the
+ * strips, so B is never stored as a dense fp32 matrix (for 64 x 4096 x 1024 that widening pass, 16 MB written
+ * and read again, cost as much as the product).
+ */
+class HalfRowsSource final : public BPanelSource {
+ public:
+  HalfRowsSource(const uint16_t* data, int64_t ld) : data_(data), ld_(ld) {}
+  void pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const override {
+    for (int64_t k = 0; k < kc; ++k) {
+      float* d = dst + k * width;
+      half_to_float_n(data_ + (k0 + k) * ld_ + n0, d, static_cast<size_t>(n_valid));
+      std::fill(d + n_valid, d + width, 0.f);
+    }
+  }
+  void pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip, int64_t last_width,
+                   float* dst) const override {
+    // Row by row (one sequential read per k, as MatrixPanelSource does): widen the row, deal it to the strips.
+    thread_local Scratch<float> row;
+    float* r = row.get(static_cast<size_t>(n_valid));
+    const int64_t full = n_valid / strip, tail = n_valid - full * strip;
+    for (int64_t k = 0; k < kc; ++k) {
+      half_to_float_n(data_ + (k0 + k) * ld_ + n0, r, static_cast<size_t>(n_valid));
+      for (int64_t sidx = 0; sidx < full; ++sidx)
+        std::memcpy(dst + sidx * strip * kc + k * strip, r + sidx * strip, static_cast<size_t>(strip) * sizeof(float));
+      if (tail) {
+        float* t = dst + full * strip * kc + k * last_width;
+        std::memcpy(t, r + full * strip, static_cast<size_t>(tail) * sizeof(float));
+        std::fill(t + tail, t + last_width, 0.f);
+      }
+    }
+  }
+
+ private:
+  const uint16_t* data_;
+  int64_t ld_;
+};
+
 // Per-thread operand buffers: a steady stream of GEMM calls allocates nothing (a zero-filled std::vector per
 // operand and call cost 64 x 4096 x 1024 hgemm ~2 ms on one thread, more than its product).
 thread_local Scratch<float> t_a, t_b, t_c;
@@ -107,13 +145,24 @@ void int_epilogue(const BlasGemmArgs& g, const std::vector<int64_t>& acc) {
     }
 }
 
+// C = alpha A B + beta C on the fp32 GEMM, B either dense fp32 (B_dense) or the fp16 rows of g.b widened as they
+// are packed (B_dense null).
+void run_float_product(const BlasGemmArgs& g, const float* A, const float* B_dense, float alpha, float beta, float* C) {
+  if (B_dense) {
+    gemm_f32(g.m, g.n, g.k, alpha, MatrixRef{A, g.k, 1}, MatrixRef{B_dense, g.n, 1}, beta, C, g.n);
+    return;
+  }
+  const HalfRowsSource b(static_cast<const uint16_t*>(g.b), g.n);
+  gemm_f32(g.m, g.n, g.k, alpha, MatrixRef{A, g.k, 1}, b, beta, C, g.n);
+}
+
 void float_gemm(const BlasGemmArgs& g, const float* A, const float* B) {
   const float alpha = load(g.alpha, g.dtype_c, 0), beta = load(g.beta, g.dtype_c, 0);
   const size_t mn = static_cast<size_t>(g.m * g.n);
   if (g.dtype_c == ACL_FLOAT && !g.c_fractal) {  // C in place: the GEMM applies alpha and beta itself
     float* out = static_cast<float*>(g.c_out);
     if (beta != 0.f && g.c_in != g.c_out) std::memcpy(out, g.c_in, mn * sizeof(float));
-    gemm_f32(g.m, g.n, g.k, alpha, MatrixRef{A, g.k, 1}, MatrixRef{B, g.n, 1}, beta, out, g.n);
+    run_float_product(g, A, B, alpha, beta, out);
     return;
   }
   // fp16 or fractal C: widened into a dense fp32 C (only read when beta != 0), narrowed back row by row.
@@ -129,7 +178,7 @@ void float_gemm(const BlasGemmArgs& g, const float* A, const float* B) {
       }
       for (int64_t j = 0; j < g.n; ++j) c[i * g.n + j] = load(g.c_in, g.dtype_c, c_offset(g, i, j));
     });
-  gemm_f32(g.m, g.n, g.k, alpha, MatrixRef{A, g.k, 1}, MatrixRef{B, g.n, 1}, beta, c, g.n);
+  run_float_product(g, A, B, alpha, beta, c);
   pool.parallel_for(static_cast<size_t>(g.m), [&](size_t ri) {
     const int64_t i = static_cast<int64_t>(ri);
     if (row_major_half) {
@@ -193,9 +242,15 @@ void blas_gemm(const BlasGemmArgs& g) {
   if (g.m == 0 || g.n == 0) return;
   const bool int8 = g.dtype_ab == ACL_INT8;
   float* A = t_a.get(static_cast<size_t>(g.m * g.k));
-  float* B = t_b.get(static_cast<size_t>(g.k * g.n));
   dense_f32(g.a, g.dtype_ab, g.layout_a, g.m, g.k, false, A);
-  dense_f32(g.b, g.dtype_ab, g.layout_b, g.k, g.n, int8, B);
+  // A row-major fp16 B is widened by the GEMM's packing (HalfRowsSource), unless the product has so few rows
+  // that the GEMM streams B unpacked (gemm_small_m, which wants fp32 rows).
+  const bool b_in_packing = !int8 && g.layout_b == BlasLayout::kRowMajor && g.m > 4;
+  float* B = nullptr;
+  if (!b_in_packing) {
+    B = t_b.get(static_cast<size_t>(g.k * g.n));
+    dense_f32(g.b, g.dtype_ab, g.layout_b, g.k, g.n, int8, B);
+  }
   if (int8) int_epilogue(g, int_product(g, A, B));
   else float_gemm(g, A, B);
 }
