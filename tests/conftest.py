@@ -77,3 +77,35 @@ def run_check_in_child(module: str, call: str, timeout=300, **env):
     code = f"import {module} as t; t.{call}; print('ok')"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=child_env, timeout=timeout)
     assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]
+
+
+# `runs` acl.mdl.execute calls of a one-input .om on a seeded random input of the given shape (argv: om runs shape).
+EXECUTE_OM_SCRIPT = """
+import sys, numpy as np, acl
+om, runs, shape = sys.argv[1], int(sys.argv[2]), [int(v) for v in sys.argv[3].split(",")]
+assert acl.init() == 0 and acl.rt.set_device(0) == 0
+mid, ret = acl.mdl.load_from_file(om); assert ret == 0, acl.get_recent_err_msg()
+desc = acl.mdl.create_desc(); assert acl.mdl.get_desc(desc, mid) == 0
+ins, outs = acl.mdl.create_dataset(), acl.mdl.create_dataset()
+x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+dev, ret = acl.rt.malloc(x.nbytes, 0); assert ret == 0
+assert acl.rt.memcpy(dev, x.nbytes, x.ctypes.data, x.nbytes, 1) == 0
+acl.mdl.add_dataset_buffer(ins, acl.create_data_buffer(dev, x.nbytes))
+osize = acl.mdl.get_output_size_by_index(desc, 0)
+odev, ret = acl.rt.malloc(osize, 0); assert ret == 0
+acl.mdl.add_dataset_buffer(outs, acl.create_data_buffer(odev, osize))
+for _ in range(runs):
+    assert acl.mdl.execute(mid, ins, outs) == 0, acl.get_recent_err_msg()
+acl.mdl.unload(mid); acl.rt.free(dev); acl.rt.free(odev); acl.rt.reset_device(0); acl.finalize()
+"""
+
+
+def execute_om_in_child(om: str, runs: int, shape, workdir, **env):
+    """Runs `runs` executes of the one-input .om `om` (input `shape`) in a fresh interpreter with `env` added to
+    this one's environment (ACL_SIM_PROFILE, ACL_SIM_HOST_THREADS, ...); asserts it completed."""
+    script = os.path.join(str(workdir), "execute_om.py")
+    with open(script, "w") as f:
+        f.write(EXECUTE_OM_SCRIPT)
+    r = subprocess.run([sys.executable, script, om, str(runs), ",".join(str(d) for d in shape)],
+                       capture_output=True, text=True, env=dict(os.environ, **env), timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]

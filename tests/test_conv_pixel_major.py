@@ -3,16 +3,13 @@ vector lanes, weights packed once per loaded model) against float64 NumPy: every
 epilogues, batch, both SIMD ISAs and the portable kernels, and a loaded model reusing its packed weights."""
 
 import csv
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 from onnx import helper
 
 from acl_sim import _core
-from conftest import run_check_in_child
+from conftest import execute_om_in_child, run_check_in_child
 from atc_util import compile_and_compare, make_model
 from kernel_harness import assert_close_accum, conv_ref, randn, run_op
 
@@ -98,25 +95,6 @@ def test_pixel_major_in_a_model_reuses_packed_weights(tmp_path, monkeypatch, mod
         assert_close_accum(np.asarray(y), want, np.float32, 2 * 128 * 9)
 
 
-EXECUTE_SCRIPT = '''
-import sys, numpy as np, acl
-om, runs, shape = sys.argv[1], int(sys.argv[2]), [int(v) for v in sys.argv[3].split(",")]
-assert acl.init() == 0 and acl.rt.set_device(0) == 0
-mid, ret = acl.mdl.load_from_file(om); assert ret == 0, acl.get_recent_err_msg()
-desc = acl.mdl.create_desc(); assert acl.mdl.get_desc(desc, mid) == 0
-ins, outs = acl.mdl.create_dataset(), acl.mdl.create_dataset()
-x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
-dev, ret = acl.rt.malloc(x.nbytes, 0); assert ret == 0
-assert acl.rt.memcpy(dev, x.nbytes, x.ctypes.data, x.nbytes, 1) == 0
-acl.mdl.add_dataset_buffer(ins, acl.create_data_buffer(dev, x.nbytes))
-osize = acl.mdl.get_output_size_by_index(desc, 0)
-odev, ret = acl.rt.malloc(osize, 0); assert ret == 0
-acl.mdl.add_dataset_buffer(outs, acl.create_data_buffer(odev, osize))
-for _ in range(runs):
-    assert acl.mdl.execute(mid, ins, outs) == 0, acl.get_recent_err_msg()
-acl.mdl.unload(mid); acl.rt.free(dev); acl.rt.free(odev); acl.rt.reset_device(0); acl.finalize()
-'''
-
 
 @pytest.mark.parametrize("plane", [28, 14, 7])
 def test_pixel_major_one_panel_conv_shares_its_tiles(tmp_path, plane):
@@ -131,14 +109,10 @@ def test_pixel_major_one_panel_conv_shares_its_tiles(tmp_path, plane):
     model = make_model([helper.make_node("Conv", ["x", "w", "b"], ["y"], pads=[1, 1, 1, 1])],
                        [("x", [1, 128, plane, plane])], [("y", [1, 32, plane, plane])], {"w": w, "b": b})
     report = compile_model(model, str(tmp_path / "conv"), cache=False)
-    script = tmp_path / "run.py"
-    script.write_text(EXECUTE_SCRIPT)
     runs = 3
     prof = tmp_path / "prof"
-    env = dict(os.environ, ACL_SIM_PROFILE=str(prof), ACL_SIM_HOST_THREADS="2")
-    r = subprocess.run([sys.executable, str(script), report["om_path"], str(runs), f"1,128,{plane},{plane}"],
-                       capture_output=True, text=True, env=env, timeout=300)
-    assert r.returncode == 0, r.stderr[-3000:]
+    execute_om_in_child(report["om_path"], runs, (1, 128, plane, plane), tmp_path, ACL_SIM_PROFILE=str(prof),
+                        ACL_SIM_HOST_THREADS="2")
     with open(prof / "op_summary.csv", newline="") as f:
         (row,) = [x for x in csv.DictReader(f) if x["op_type"] == "Conv"]
     assert int(row["count"]) == runs

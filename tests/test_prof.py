@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from conftest import execute_om_in_child
 from obs_helpers import INFER_SCRIPT, compile_tiny
 
 PHASES = {"X", "i", "C", "M", "B", "E"}
@@ -140,25 +141,6 @@ def test_prof_cli_and_summary(tiny, tmp_path):
     assert bad.returncode != 0 and "Traceback" not in bad.stderr
 
 
-POOL_SCRIPT = '''
-import sys, numpy as np, acl
-om, runs = sys.argv[1], int(sys.argv[2])
-assert acl.init() == 0 and acl.rt.set_device(0) == 0
-mid, ret = acl.mdl.load_from_file(om); assert ret == 0, acl.get_recent_err_msg()
-desc = acl.mdl.create_desc(); assert acl.mdl.get_desc(desc, mid) == 0
-ins, outs = acl.mdl.create_dataset(), acl.mdl.create_dataset()
-x = np.random.default_rng(0).standard_normal((1, 64, 56, 56)).astype(np.float32)
-dev, ret = acl.rt.malloc(x.nbytes, 0); assert ret == 0
-assert acl.rt.memcpy(dev, x.nbytes, x.ctypes.data, x.nbytes, 1) == 0
-acl.mdl.add_dataset_buffer(ins, acl.create_data_buffer(dev, x.nbytes))
-osize = acl.mdl.get_output_size_by_index(desc, 0)
-odev, ret = acl.rt.malloc(osize, 0); assert ret == 0
-acl.mdl.add_dataset_buffer(outs, acl.create_data_buffer(odev, osize))
-for _ in range(runs):
-    assert acl.mdl.execute(mid, ins, outs) == 0, acl.get_recent_err_msg()
-acl.mdl.unload(mid); acl.rt.free(dev); acl.rt.free(odev); acl.rt.reset_device(0); acl.finalize()
-'''
-
 
 @pytest.fixture(scope="module")
 def conv64(tmp_path_factory):
@@ -171,9 +153,7 @@ def conv64(tmp_path_factory):
     model, _ = single_op_model("Conv", [1, 64, 56, 56], [64, 64, 3, 3], {"pads": [1, 1, 1, 1]})
     onnx.save(model, str(tmp / "conv.onnx"))
     compile_model(str(tmp / "conv.onnx"), str(tmp / "conv"), cache=False)
-    script = tmp / "pool_infer.py"
-    script.write_text(POOL_SCRIPT)
-    return str(tmp / "conv.om"), str(script)
+    return str(tmp / "conv.om")
 
 
 @pytest.mark.parametrize("threads,tail_spin", [("2", ""), ("2", "0"), ("1", "")])
@@ -181,12 +161,9 @@ def test_op_summary_pool_columns(conv64, tmp_path, threads, tail_spin):
     """The op summary's pool_* columns account for the node's parallel regions consistently: shares
     lie inside forks, forks inside the node; with one host thread the node never forks. Tail spin 0
     sends the caller to sleep at every fork's tail (the futex path) and must not change the counts."""
-    om, script = conv64
     runs = 3
-    env = dict(os.environ, ACL_SIM_PROFILE=str(tmp_path), ACL_SIM_HOST_THREADS=threads,
-               ACL_SIM_POOL_TAIL_SPIN_US=tail_spin)
-    r = subprocess.run([sys.executable, script, om, str(runs)], capture_output=True, text=True, env=env, timeout=300)
-    assert r.returncode == 0, r.stderr[-3000:]
+    execute_om_in_child(conv64, runs, (1, 64, 56, 56), tmp_path, ACL_SIM_PROFILE=str(tmp_path),
+                        ACL_SIM_HOST_THREADS=threads, ACL_SIM_POOL_TAIL_SPIN_US=tail_spin)
     with open(tmp_path / "op_summary.csv", newline="") as f:
         (row,) = [x for x in csv.DictReader(f) if x["op_type"] == "Conv"]
     assert int(row["count"]) == runs
