@@ -148,10 +148,11 @@ def test_execute_async_returns_before_the_run_finishes(acl, device, resnet):
 
 
 def test_demo_command(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "acl_sim", "demo", "--runs", "2", "--seconds", "0",
-                           "--workdir", str(tmp_path)],
-                          env=_env(), capture_output=True, text=True, timeout=600)
+    # without --workdir the demo's ~200 MB of .onnx/.om go to a temp dir that is removed at exit
+    proc = subprocess.run([sys.executable, "-m", "acl_sim", "demo", "--runs", "2", "--seconds", "0"],
+                          env={**_env(), "TMPDIR": str(tmp_path)}, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert not [n for n in os.listdir(tmp_path) if n.startswith("acl_sim_demo_")]
     assert "top-5 identical" in proc.stdout
     # Timed the way bench/ times every comparison (acl_sim.tools.timing): alternated pairs, the median
     # of per-pair ratios, and the machine line naming the CPU and the kernel ISA.

@@ -165,16 +165,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="at least this many timed pairs (acl_sim, onnxruntime)")
     parser.add_argument("--seconds", type=float, default=4.0, help="timing budget: pairs are taken until it is spent")
     parser.add_argument("--soc_version", default="Ascend910B1")
-    parser.add_argument("--workdir", default=None, help="where to keep the .onnx/.om (default: a temp dir)")
+    parser.add_argument("--workdir", default=None, help="where to keep the .onnx/.om (default: a temp dir, removed at exit)")
     args = parser.parse_args(argv)
+    if args.workdir is None:
+        # the .onnx and .om of light_resnet50 take ~200 MB: a temp dir is not left behind
+        with tempfile.TemporaryDirectory(prefix="acl_sim_demo_") as workdir:
+            return _run(args, workdir)
+    os.makedirs(args.workdir, exist_ok=True)
+    return _run(args, args.workdir)
 
+
+def _run(args, workdir: str) -> int:
     import onnx
 
     import acl
     from acl_sim.compiler import CompileError, compile_model
 
-    workdir = args.workdir or tempfile.mkdtemp(prefix="acl_sim_demo_")
-    os.makedirs(workdir, exist_ok=True)
     model = randomize_light_model(onnx.load(light_model_path(args.model)), args.seed)
     onnx_path = os.path.join(workdir, f"{args.model}.onnx")
     onnx.save(model, onnx_path)
