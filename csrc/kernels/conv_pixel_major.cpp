@@ -283,12 +283,15 @@ bool pixel_major_conv_applies(const SpatialGeometry& g, int64_t channels, int64_
     pointwise = pointwise && g.kernel[i] == 1;
     strided = strided || g.stride[i] > 1;
   }
-  // Strided windows over many channels into planes under 28x28 (resnet50's 3x3/2 at 256 and 512) run 0.80-0.96x
-  // of the im2col GEMM in the model on AVX-512 (A/B inside light_resnet50, 2 threads). Into 28x28 (the 3x3/2
-  // at 128 from 56x56) the GEMM, since it reads its weights packed and prefetched (stop 24), took 0.87-0.88x
-  // the pixel-major conv's time (stop 25, 20-30 pairs).
+  // Strided windows over many channels into 14x14..27x27 planes (resnet50's 3x3/2 at 256) run 0.97-1.03x of
+  // the im2col GEMM in the model on AVX-512 (A/B inside light_resnet50, 2 threads; 0.80-0.96x at stop 24).
+  // Into 28x28 (the 3x3/2 at 128 from 56x56) the GEMM, since it reads its weights packed and prefetched (stop
+  // 24), took 0.87-0.88x the pixel-major conv's time (stop 25, 20-30 pairs); into 7x7 (the 3x3/2 at 512), since
+  // its K slices go as deep as L2 allows (stop 25), 0.84-0.94x (stop 29, 12-25 pairs).
   const bool wide = kernels().nr >= 32;  // the AVX-512 kernel (32 channels per tile)
-  if (strided && !pointwise && channels * g.kernel_size() >= 1024 && wide && g.out_size() < 784) return true;
+  if (strided && !pointwise && channels * g.kernel_size() >= 1024 && wide && g.out_size() >= 196 &&
+      g.out_size() < 784)
+    return true;
   // Stop 24, A/B inside the models on AVX-512 (Intel Xeon, 2 threads, 16-20 pairs): the 7x7/2 stems over 3
   // channels took 0.81-0.86x the direct conv's time (light_resnet50, densenet121; PP-OCR's 3x3/2 stems into 8
   // and 16 channels 1.3-2.8x: they stay), 1x1 convs with K >= 512 on 14x14 planes 0.88-0.97x (1024->256,
