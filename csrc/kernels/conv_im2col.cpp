@@ -149,4 +149,52 @@ void Im2ColSource::pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_val
   }
 }
 
+void PhasePlaneIm2ColSource::pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width,
+                                  float* dst) const {
+  pack_strips(k0, kc, n0, n_valid, width, width, dst);
+}
+
+void PhasePlaneIm2ColSource::pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip,
+                                         int64_t last_width, float* dst) const {
+  // The columns split into runs inside one output row and one strip, the same for every k row: output pixel
+  // (oh, ow) of row k is xp[off[k] + oh * pitch + ow].
+  struct Run {
+    int64_t src, len, dst_off, width;
+  };
+  Run stack_runs[64];
+  std::vector<Run> heap_runs;
+  Run* runs = stack_runs;
+  const int64_t OW = in_.OW, nstrips = (n_valid + strip - 1) / strip;
+  const int64_t max_runs = n_valid / OW + 2 + nstrips;
+  if (max_runs > 64) {
+    heap_runs.resize(static_cast<size_t>(max_runs));
+    runs = heap_runs.data();
+  }
+  int64_t nruns = 0;
+  for (int64_t j = 0, ow = n0 % OW, oh = n0 / OW; j < n_valid;) {
+    const int64_t s = j / strip, col = j - s * strip;
+    const int64_t len = std::min({OW - ow, n_valid - j, strip - col});
+    runs[nruns++] = Run{oh * in_.pitch + ow, len, s * strip * kc + col, s == nstrips - 1 ? last_width : strip};
+    j += len;
+    ow += len;
+    if (ow == OW) {
+      ow = 0;
+      ++oh;
+    }
+  }
+  const int64_t last_valid = n_valid - (nstrips - 1) * strip;
+  float* last_strip = dst + (nstrips - 1) * strip * kc;
+  for (int64_t kk = 0; kk < kc; ++kk) {
+    const float* base = in_.xp + in_.off[k0 + kk];
+    for (int64_t r = 0; r < nruns; ++r) {
+      const Run& q = runs[r];
+      float* out = dst + q.dst_off + kk * q.width;
+      const float* src = base + q.src;
+      for (int64_t j = 0; j < q.len; ++j) out[j] = src[j];
+    }
+    if (last_valid < last_width)
+      std::fill(last_strip + kk * last_width + last_valid, last_strip + (kk + 1) * last_width, 0.f);
+  }
+}
+
 }  // namespace acl_sim

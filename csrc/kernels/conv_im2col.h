@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "kernels/conv_direct_input.h"
 #include "kernels/conv_geometry.h"
 #include "kernels/gemm.h"
 
@@ -24,6 +25,24 @@ class Im2ColSource final : public BPanelSource {
   int64_t channels_;
   // Geometry normalised to 3 axes (leading axes of size 1 when there are fewer).
   int64_t in_[3], out_[3], k_[3], s_[3], d_[3], p_[3];
+};
+
+/**
+ * Implicit im2col over the direct convs' padded, phase-split input (prepare_direct_input): every tap of every
+ * output row is then one contiguous run, copied without bounds checks or strided gathers (conv_ops.cpp says
+ * which convs this pays for). 2-D and 1-D convs only; `in` must stay valid while the GEMM packs (it lives in the
+ * preparing thread's scratch).
+ */
+class PhasePlaneIm2ColSource final : public BPanelSource {
+ public:
+  explicit PhasePlaneIm2ColSource(const DirectInput& in) : in_(in) {}
+  void pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const override;
+  void pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip, int64_t last_width,
+                   float* dst) const override;
+  double pack_cost() const override { return 4.0; }
+
+ private:
+  DirectInput in_;
 };
 
 }  // namespace acl_sim
