@@ -251,18 +251,17 @@ void run_conv(OpContext& ctx) {
                         gemm_ep, parallel);
     } else if (pointwise) {
       gemm_f32(mg, P, K, 1.f, a, MatrixRef{xg, in_size, 1}, beta, yg, P, gemm_ep, parallel);
-    } else if (phase_planes) {
-      const PhasePlaneIm2ColSource cols(prepare_direct_input(xg, cg, g, parallel));
-      if (ga_w)
-        gemm_f32_packed_a(mg, P, K, ga_w + gi * ga_size, cols, beta, yg, P, gemm_ep, parallel);
-      else
-        gemm_f32(mg, P, K, 1.f, a, cols, beta, yg, P, gemm_ep, parallel);
     } else {
-      Im2ColSource cols(xg, cg, g);
-      if (ga_w)
-        gemm_f32_packed_a(mg, P, K, ga_w + gi * ga_size, cols, beta, yg, P, gemm_ep, parallel);
+      auto im2col_gemm = [&](const BPanelSource& cols) {
+        if (ga_w)
+          gemm_f32_packed_a(mg, P, K, ga_w + gi * ga_size, cols, beta, yg, P, gemm_ep, parallel);
+        else
+          gemm_f32(mg, P, K, 1.f, a, cols, beta, yg, P, gemm_ep, parallel);
+      };
+      if (phase_planes)
+        im2col_gemm(PhasePlaneIm2ColSource(prepare_direct_input(xg, cg, g, parallel)));
       else
-        gemm_f32(mg, P, K, 1.f, a, cols, beta, yg, P, gemm_ep, parallel);
+        im2col_gemm(Im2ColSource(xg, cg, g));
     }
   };
   const int64_t jobs = N * group;
