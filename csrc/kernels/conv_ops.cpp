@@ -205,11 +205,15 @@ void run_conv(OpContext& ctx) {
   // why). Stop 24, A/B inside light_resnet50 on AVX2 (Intel Xeon, 30 pairs): 1x1 256->1024 at 14x14 took
   // 0.91x the time of A in place, 128->512 at 28x28 0.96x; on 7x7 planes (512->2048: 1.05x), 56x56 ones
   // (1.0-1.03x) and at K >= 1024 (1.05x, 3x3 512->512 at 7x7 1.8x) reading A in place stays ahead.
+  // Stop 29, the same A/B after stops 25-28's kernel changes (in-place A prefetched on a panel's first strip,
+  // deep K slices): on AVX2 packed A no longer pays (light_resnet50 all nodes 1.007-1.010x the time of A in
+  // place, its 1x1 256->1024 at 14x14 1.00-1.05x; PP-OCR rec 1.011x, densenet121 and PP-OCR det 0.999-1.001x,
+  // 15-25 pairs); on AVX-512 it still does (1x1 128->512 at 28x28 0.95-0.97x, all nodes 0.997x).
   const bool on_gemm = !pixel_major && !direct;
   const int64_t ga_size = on_gemm ? packed_a_floats(mg, K) : 0;
   const float* ga_w = nullptr;
   const DirectMode ga_mode = path_mode("ACL_SIM_CONV_GEMM_PACKED");
-  const bool ga_pays = K <= 512 && P >= 196 && P <= 784;
+  const bool ga_pays = micro_kernels().mr >= 8 && K <= 512 && P >= 196 && P <= 784;
   if (on_gemm && cached && mg > 4 && ga_mode != DirectMode::kOff && (ga_pays || ga_mode == DirectMode::kAll)) {
     ga_w = packed_once(conv_node_data(*ctx.cache).gemm_a, static_cast<size_t>(group * ga_size), [&](float* dst) {
       for (int64_t gi = 0; gi < group; ++gi)
