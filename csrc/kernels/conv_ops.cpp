@@ -206,9 +206,9 @@ void run_conv(OpContext& ctx) {
   // 0.91x the time of A in place, 128->512 at 28x28 0.96x; on 7x7 planes (512->2048: 1.05x), 56x56 ones
   // (1.0-1.03x) and at K >= 1024 (1.05x, 3x3 512->512 at 7x7 1.8x) reading A in place stays ahead.
   // Stop 29, the same A/B after stops 25-28's kernel changes (in-place A prefetched on a panel's first strip,
-  // deep K slices): on AVX2 packed A no longer pays (light_resnet50 all nodes 1.007-1.010x the time of A in
-  // place, its 1x1 256->1024 at 14x14 1.00-1.05x; PP-OCR rec 1.011x, densenet121 and PP-OCR det 0.999-1.001x,
-  // 15-25 pairs); on AVX-512 it still does (1x1 128->512 at 28x28 0.95-0.97x, all nodes 0.997x).
+  // deep K slices): on AVX2 packed A no longer pays (40 pairs inside light_resnet50: the 1x1 convs it packed for
+  // took 0.94-0.99x the time with A in place, the unchanged nodes 0.99-1.0x; PP-OCR rec 0.989x, densenet121 and
+  // PP-OCR det 0.998-1.001x, 15-25 pairs); on AVX-512 it still does (1x1 128->512 at 28x28 0.95-0.97x).
   const bool on_gemm = !pixel_major && !direct;
   const int64_t ga_size = on_gemm ? packed_a_floats(mg, K) : 0;
   const float* ga_w = nullptr;
