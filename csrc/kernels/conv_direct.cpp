@@ -402,10 +402,9 @@ void run_tile_rows(const Plan& p, size_t index) {
 }  // namespace
 
 bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_rows, bool any_width) {
-  if (g.nsp < 1 || g.nsp > 2) return false;
+  if (!direct_input_supported(g)) return false;
   bool strided = false, pointwise = true;
   for (int i = 0; i < g.nsp; ++i) {
-    if (g.stride[i] > 8) return false;  // phase planes are tracked in an 8 x 8 table
     strided = strided || g.stride[i] > 1;
     pointwise = pointwise && g.kernel[i] == 1;
   }

@@ -19,6 +19,13 @@ thread_local Scratch<int64_t> t_offsets;
 
 }  // namespace
 
+bool direct_input_supported(const SpatialGeometry& g) {
+  if (g.nsp < 1 || g.nsp > 2) return false;
+  for (int i = 0; i < g.nsp; ++i)
+    if (g.stride[i] > 8) return false;
+  return true;
+}
+
 DirectInput prepare_direct_input(const float* x, int64_t channels, const SpatialGeometry& g, bool parallel) {
   const bool two_d = g.nsp == 2;
   const int64_t IH = two_d ? g.in[0] : 1, IW = g.in[g.nsp - 1];

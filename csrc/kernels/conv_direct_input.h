@@ -27,4 +27,7 @@ struct DirectInput {
 };
 DirectInput prepare_direct_input(const float* x, int64_t channels, const SpatialGeometry& g, bool parallel);
 
+/** Whether prepare_direct_input takes g: 1-D or 2-D, strides up to 8 (it tracks phase planes in an 8 x 8 table). */
+bool direct_input_supported(const SpatialGeometry& g);
+
 }  // namespace acl_sim

@@ -34,6 +34,7 @@
 #include "executor/thread_pool.h"
 #include "kernels/conv_depthwise.h"
 #include "kernels/conv_direct.h"
+#include "kernels/conv_direct_input.h"
 #include "kernels/conv_direct_packed.h"
 #include "kernels/conv_geometry.h"
 #include "kernels/conv_im2col.h"
@@ -155,9 +156,12 @@ void run_conv(OpContext& ctx) {
   }
 
   const int64_t K = cg * g.kernel_size(), P = g.out_size(), in_size = g.in_size();
-  bool pointwise = true;
-  for (int i = 0; i < g.nsp; ++i)
+  bool pointwise = true, windowed = false, strided_window = false;
+  for (int i = 0; i < g.nsp; ++i) {
     pointwise = pointwise && g.kernel[i] == 1 && g.stride[i] == 1 && g.pad_begin[i] == 0 && g.pad_end[i] == 0;
+    windowed = windowed || g.kernel[i] > 1;
+    strided_window = strided_window || g.stride[i] > 1;
+  }
 
   // A 1x1 conv on a 1x1 plane (the squeeze-excite blocks of PP-OCR and MobileNetV3) is one small GEMM over the
   // whole batch, Y[N, M] = X[N, C] W^T, W^T read in place as a column-major B: one dot product per output, where
@@ -226,14 +230,8 @@ void run_conv(OpContext& ctx) {
   // time on AVX-512, 0.97-1.01x on AVX2. Longer rows (the 3x3/2 at 128 into 28x28: 1.02-1.2x) gather their
   // runs with vectors from x itself, and the split is a whole pass over the input; 1x1/2 windows read one
   // phase of four (AVX2 1x1/2 512->1024 into 14x14: 1.07x).
-  bool windowed = false, strided_window = false, small_strides = true;
-  for (int i = 0; i < g.nsp; ++i) {
-    windowed = windowed || g.kernel[i] > 1;
-    strided_window = strided_window || g.stride[i] > 1;
-    small_strides = small_strides && g.stride[i] <= 8;  // prepare_direct_input's phase table
-  }
   const bool phase_planes =
-      on_gemm && g.nsp <= 2 && windowed && strided_window && small_strides && g.out[g.nsp - 1] < 16;
+      on_gemm && windowed && strided_window && direct_input_supported(g) && g.out[g.nsp - 1] < 16;
   auto one = [&](int64_t n, int64_t gi, bool parallel) {
     const float* xg = X.data() + (n * C + gi * cg) * in_size;
     float* yg = Y.data() + (n * M + gi * mg) * P;

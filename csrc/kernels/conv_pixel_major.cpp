@@ -269,9 +269,7 @@ void pixel_major_pack_weights(const float* w, int64_t m_rows, int64_t k, float* 
 }
 
 bool pixel_major_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_rows, bool any) {
-  if (g.nsp < 1 || g.nsp > 2 || channels <= 0 || m_rows <= 0) return false;
-  for (int i = 0; i < g.nsp; ++i)
-    if (g.stride[i] > 8) return false;  // phase planes are tracked in an 8 x 8 table (prepare_direct_input)
+  if (!direct_input_supported(g) || channels <= 0 || m_rows <= 0) return false;
   if (any) return true;
   // Measured (one-node models, AVX-512, docs/perf_history.md "smallconv"): ahead of the channel-major direct
   // conv / im2col GEMM on small output planes (<= 256 pixels) of stride-1 windowed convs with long K
