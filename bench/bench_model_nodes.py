@@ -18,6 +18,7 @@ import argparse
 import collections
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -46,6 +47,7 @@ def acl_nodes(name: str, runs: int) -> list[tuple[str, str, float]]:
     subprocess.run([sys.executable, "-c", code], env=dict(os.environ, ACL_SIM_PROFILE=out), check=True)
     with open(os.path.join(out, "trace.json"), encoding="utf-8") as f:
         t = json.load(f)
+    shutil.rmtree(out, ignore_errors=True)
     events = t["traceEvents"] if isinstance(t, dict) else t
     per: dict[str, list] = {}
     for e in events:
@@ -62,13 +64,15 @@ def ort_nodes(name: str, runs: int) -> list[tuple[str, float]]:
     so = ort.SessionOptions()
     so.enable_profiling = True
     so.intra_op_num_threads = os.cpu_count() or 1
-    so.profile_file_prefix = os.path.join(tempfile.mkdtemp(), "ort")
+    ort_dir = tempfile.mkdtemp()
+    so.profile_file_prefix = os.path.join(ort_dir, "ort")
     sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
     for _ in range(runs):
         time.sleep(0.003)
         sess.run(None, feeds)
     with open(sess.end_profiling(), encoding="utf-8") as f:
         events = json.load(f)
+    shutil.rmtree(ort_dir, ignore_errors=True)
     per: dict[str, list] = {}
     for e in events:
         if e.get("cat") == "Node" and e["name"].endswith("_kernel_time"):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -236,9 +237,10 @@ def profile_table(acl, name: str, top: int = 6) -> str:
         assert acl.prof.stop(cfg) == 0
         acl.prof.destroy_config(cfg)
         assert acl.prof.finalize() == 0
+        types = by_type(read_summary(out_dir))
     finally:
         m.release()
-    types = by_type(read_summary(out_dir))
+        shutil.rmtree(out_dir, ignore_errors=True)
     total = sum(a["total_us"] for a in types.values()) or 1.0
     rows = [[op, a["count"] // PROFILED_RUNS, bt.ms(a["total_us"] / 1e6 / PROFILED_RUNS),
              f"{100 * a['total_us'] / total:.0f}%"] for op, a in list(types.items())[:top]]

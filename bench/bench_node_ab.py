@@ -15,6 +15,7 @@ import argparse
 import collections
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -68,6 +69,7 @@ def main() -> None:
     acl.finalize()
     with open(os.path.join(trace_dir, "trace.json"), encoding="utf-8") as f:
         t = json.load(f)
+    shutil.rmtree(trace_dir, ignore_errors=True)
     events = t["traceEvents"] if isinstance(t, dict) else t
     ops = sorted((e for e in events if e.get("ph") == "X" and e.get("cat") == "op"), key=lambda e: e["ts"])
     per_run = len(ops) // len(order)

@@ -34,6 +34,7 @@ CASES = [
     ((1, 40, 7, 7), (64, 40, 3, 3), {"pads": [1, 1, 1, 1]}),               # 7-wide rows in pairs (+ a last one)
     ((2, 24, 10, 12), (40, 24, 3, 3), {"strides": [2, 2], "pads": [1, 1, 1, 1]}),  # 5 x 6 outputs, batch 2
     ((1, 16, 8, 8), (33, 16, 3, 3), {"strides": [2, 2], "pads": [1, 1, 1, 1]}),    # 4 x 4: the narrowest pairs
+    ((1, 40, 14, 14), (12, 40, 3, 3), {"pads": [1, 1, 1, 1]}),             # AVX2 tiles of 5 + 5 + 4, 12 channels
 ]
 
 

@@ -6,6 +6,54 @@
 #include "kernels/stride2_gather.h"
 
 namespace acl_sim {
+namespace {
+
+/**
+ * The tile's columns [n0, n0 + n_valid) split into runs that lie in one output row (OW columns) and one strip
+ * (`strip` columns, the last `last_width`), in column order: emit(row, ow, len, dst_off, width) per run, with
+ * row = n / OW (output rows counted across planes), dst_off the run's start in row 0 of its strip, width that
+ * strip's row pitch. The runs are the same for every k row, so a pack works them out once per call. Returns
+ * the number of runs (at most max_strip_runs()).
+ */
+template <class Emit>
+int64_t for_each_strip_run(int64_t n0, int64_t n_valid, int64_t OW, int64_t strip, int64_t last_width, int64_t kc,
+                           Emit emit) {
+  const int64_t nstrips = (n_valid + strip - 1) / strip;
+  int64_t count = 0;
+  for (int64_t j = 0, ow = n0 % OW, row = n0 / OW; j < n_valid; ++count) {
+    const int64_t s = j / strip, col = j - s * strip;
+    const int64_t len = std::min({OW - ow, n_valid - j, strip - col});
+    emit(row, ow, len, s * strip * kc + col, s == nstrips - 1 ? last_width : strip);
+    j += len;
+    ow += len;
+    if (ow == OW) {
+      ow = 0;
+      ++row;
+    }
+  }
+  return count;
+}
+
+int64_t max_strip_runs(int64_t n_valid, int64_t OW, int64_t strip) {
+  return n_valid / OW + 2 + (n_valid + strip - 1) / strip;
+}
+
+/** The last strip's columns past n_valid, zeroed in every k row (the micro-kernels read the strip's whole width). */
+struct StripTail {
+  float* strip;
+  int64_t valid, width;
+  StripTail(float* dst, int64_t kc, int64_t n_valid, int64_t strip_cols, int64_t last_width) {
+    const int64_t nstrips = (n_valid + strip_cols - 1) / strip_cols;
+    strip = dst + (nstrips - 1) * strip_cols * kc;
+    valid = n_valid - (nstrips - 1) * strip_cols;
+    width = last_width;
+  }
+  void zero(int64_t kk) const {
+    if (valid < width) std::fill(strip + kk * width + valid, strip + (kk + 1) * width, 0.f);
+  }
+};
+
+}  // namespace
 
 Im2ColSource::Im2ColSource(const float* x, int64_t channels, const SpatialGeometry& g) : x_(x), channels_(channels) {
   const int lead = 3 - g.nsp;
@@ -32,44 +80,20 @@ void Im2ColSource::pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_val
   const int64_t IW = in_[2], IH = in_[1], ID = in_[0];
   const int64_t sw = s_[2];
 
-  // The columns split into runs that lie in one output row and one strip; the
-  // runs are the same for every k row, so they are worked out once per call
-  // (a call covers a whole tile, so this setup is paid once per K slice).
+  // The runs of the tile's columns, once per call (a call covers a whole tile, so this setup is paid once per
+  // K slice).
   struct Run {
     int64_t len, ow, ih0, id0;  // ih0/id0: input row/plane of the run for kernel offset 0
     int64_t dst_off, width;     // start of the run in row 0 of its strip, and that strip's row pitch
   };
-  Run stack_runs[64];
-  std::vector<Run> heap_runs;
-  Run* runs = stack_runs;
-  const int64_t nstrips = (n_valid + strip - 1) / strip;
-  const int64_t max_runs = n_valid / OW + 2 + nstrips;
-  if (max_runs > 64) {
-    heap_runs.resize(static_cast<size_t>(max_runs));
-    runs = heap_runs.data();
-  }
-  int64_t nruns = 0;
-  {
-    int64_t ow = n0 % OW, oh = (n0 / OW) % OH, od = n0 / (OW * OH);
-    for (int64_t j = 0; j < n_valid;) {
-      const int64_t s = j / strip, col = j - s * strip;
-      const int64_t width = s == nstrips - 1 ? last_width : strip;
-      const int64_t len = std::min({OW - ow, n_valid - j, strip - col});
-      runs[nruns++] = Run{len, ow, oh * s_[1] - p_[1], od * s_[0] - p_[0], s * strip * kc + col, width};
-      j += len;
-      ow += len;
-      if (ow == OW) {
-        ow = 0;
-        if (++oh == OH) {
-          oh = 0;
-          ++od;
-        }
-      }
-    }
-  }
-  // Columns of the last strip past n_valid are zero in every row.
-  const int64_t last_valid = n_valid - (nstrips - 1) * strip;
-  float* last_strip = dst + (nstrips - 1) * strip * kc;
+  thread_local std::vector<Run> run_buf;
+  run_buf.resize(static_cast<size_t>(max_strip_runs(n_valid, OW, strip)));
+  Run* const runs = run_buf.data();
+  const int64_t nruns = for_each_strip_run(
+      n0, n_valid, OW, strip, last_width, kc,
+      [&, r = runs](int64_t row, int64_t ow, int64_t len, int64_t dst_off, int64_t width) mutable {
+        *r++ = Run{len, ow, (row % OH) * s_[1] - p_[1], (row / OH) * s_[0] - p_[0], dst_off, width};
+      });
 
   // The valid output-column range per kernel column (0 <= ow*sw - pw + kw*dw < IW), computed once.
   int64_t lo_stack[16], hi_stack[16];
@@ -122,6 +146,7 @@ void Im2ColSource::pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_val
         }
       }
 
+  const StripTail tail(dst, kc, n_valid, strip, last_width);
   const int64_t volume = ID * IH * IW;
   int64_t t = k0 % taps, c = k0 / taps;
   for (int64_t kk = 0; kk < kc; ++kk) {
@@ -141,7 +166,7 @@ void Im2ColSource::pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_val
       }
       for (int64_t j = q.hi; j < q.len; ++j) out[j] = 0.f;
     }
-    if (last_valid < last_width) std::fill(last_strip + kk * last_width + last_valid, last_strip + (kk + 1) * last_width, 0.f);
+    tail.zero(kk);
     if (++t == taps) {
       t = 0;
       ++c;
@@ -156,34 +181,19 @@ void PhasePlaneIm2ColSource::pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_
 
 void PhasePlaneIm2ColSource::pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip,
                                          int64_t last_width, float* dst) const {
-  // The columns split into runs inside one output row and one strip, the same for every k row: output pixel
-  // (oh, ow) of row k is xp[off[k] + oh * pitch + ow].
+  // Output pixel (oh, ow) of row k is xp[off[k] + oh * pitch + ow].
   struct Run {
     int64_t src, len, dst_off, width;
   };
-  Run stack_runs[64];
-  std::vector<Run> heap_runs;
-  Run* runs = stack_runs;
-  const int64_t OW = in_.OW, nstrips = (n_valid + strip - 1) / strip;
-  const int64_t max_runs = n_valid / OW + 2 + nstrips;
-  if (max_runs > 64) {
-    heap_runs.resize(static_cast<size_t>(max_runs));
-    runs = heap_runs.data();
-  }
-  int64_t nruns = 0;
-  for (int64_t j = 0, ow = n0 % OW, oh = n0 / OW; j < n_valid;) {
-    const int64_t s = j / strip, col = j - s * strip;
-    const int64_t len = std::min({OW - ow, n_valid - j, strip - col});
-    runs[nruns++] = Run{oh * in_.pitch + ow, len, s * strip * kc + col, s == nstrips - 1 ? last_width : strip};
-    j += len;
-    ow += len;
-    if (ow == OW) {
-      ow = 0;
-      ++oh;
-    }
-  }
-  const int64_t last_valid = n_valid - (nstrips - 1) * strip;
-  float* last_strip = dst + (nstrips - 1) * strip * kc;
+  thread_local std::vector<Run> run_buf;
+  run_buf.resize(static_cast<size_t>(max_strip_runs(n_valid, in_.OW, strip)));
+  Run* const runs = run_buf.data();
+  const int64_t nruns = for_each_strip_run(
+      n0, n_valid, in_.OW, strip, last_width, kc,
+      [&, r = runs](int64_t row, int64_t ow, int64_t len, int64_t dst_off, int64_t width) mutable {
+        *r++ = Run{row * in_.pitch + ow, len, dst_off, width};
+      });
+  const StripTail tail(dst, kc, n_valid, strip, last_width);
   for (int64_t kk = 0; kk < kc; ++kk) {
     const float* base = in_.xp + in_.off[k0 + kk];
     for (int64_t r = 0; r < nruns; ++r) {
@@ -192,8 +202,7 @@ void PhasePlaneIm2ColSource::pack_strips(int64_t k0, int64_t kc, int64_t n0, int
       const float* src = base + q.src;
       for (int64_t j = 0; j < q.len; ++j) out[j] = src[j];
     }
-    if (last_valid < last_width)
-      std::fill(last_strip + kk * last_width + last_valid, last_strip + (kk + 1) * last_width, 0.f);
+    tail.zero(kk);
   }
 }
 

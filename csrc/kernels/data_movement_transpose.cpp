@@ -1,6 +1,7 @@
 // Transpose, DepthToSpace and SpaceToDepth (the latter two are reshapes
 // around a 6-D transpose).
 #include "kernels/data_movement.h"
+#include "kernels/transpose8x8.h"
 
 namespace acl_sim::kern {
 
@@ -33,33 +34,10 @@ ACL_SIM_TARGET_AVX2 void transpose_tile_avx2(const uint32_t* in, int64_t istride
   for (; i + 8 <= p1; i += 8) {
     int64_t j = q0;
     for (; j + 8 <= q1; j += 8) {
-      __m256 r[8], t[8];
+      __m256 r[8];
       for (int k = 0; k < 8; ++k) r[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(in + (j + k) * istride + i));
-      t[0] = _mm256_unpacklo_ps(r[0], r[1]);
-      t[1] = _mm256_unpackhi_ps(r[0], r[1]);
-      t[2] = _mm256_unpacklo_ps(r[2], r[3]);
-      t[3] = _mm256_unpackhi_ps(r[2], r[3]);
-      t[4] = _mm256_unpacklo_ps(r[4], r[5]);
-      t[5] = _mm256_unpackhi_ps(r[4], r[5]);
-      t[6] = _mm256_unpacklo_ps(r[6], r[7]);
-      t[7] = _mm256_unpackhi_ps(r[6], r[7]);
-      r[0] = _mm256_shuffle_ps(t[0], t[2], _MM_SHUFFLE(1, 0, 1, 0));
-      r[1] = _mm256_shuffle_ps(t[0], t[2], _MM_SHUFFLE(3, 2, 3, 2));
-      r[2] = _mm256_shuffle_ps(t[1], t[3], _MM_SHUFFLE(1, 0, 1, 0));
-      r[3] = _mm256_shuffle_ps(t[1], t[3], _MM_SHUFFLE(3, 2, 3, 2));
-      r[4] = _mm256_shuffle_ps(t[4], t[6], _MM_SHUFFLE(1, 0, 1, 0));
-      r[5] = _mm256_shuffle_ps(t[4], t[6], _MM_SHUFFLE(3, 2, 3, 2));
-      r[6] = _mm256_shuffle_ps(t[5], t[7], _MM_SHUFFLE(1, 0, 1, 0));
-      r[7] = _mm256_shuffle_ps(t[5], t[7], _MM_SHUFFLE(3, 2, 3, 2));
-      t[0] = _mm256_permute2f128_ps(r[0], r[4], 0x20);
-      t[1] = _mm256_permute2f128_ps(r[1], r[5], 0x20);
-      t[2] = _mm256_permute2f128_ps(r[2], r[6], 0x20);
-      t[3] = _mm256_permute2f128_ps(r[3], r[7], 0x20);
-      t[4] = _mm256_permute2f128_ps(r[0], r[4], 0x31);
-      t[5] = _mm256_permute2f128_ps(r[1], r[5], 0x31);
-      t[6] = _mm256_permute2f128_ps(r[2], r[6], 0x31);
-      t[7] = _mm256_permute2f128_ps(r[3], r[7], 0x31);
-      for (int k = 0; k < 8; ++k) _mm256_storeu_ps(reinterpret_cast<float*>(out + (i + k) * ostride + j), t[k]);
+      transpose8x8(r);
+      for (int k = 0; k < 8; ++k) _mm256_storeu_ps(reinterpret_cast<float*>(out + (i + k) * ostride + j), r[k]);
     }
     for (int64_t ii = i; ii < i + 8; ++ii)
       for (int64_t jj = j; jj < q1; ++jj) out[ii * ostride + jj] = in[jj * istride + ii];

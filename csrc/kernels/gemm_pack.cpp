@@ -6,6 +6,7 @@
 
 #include "kernels/cpu_features.h"
 #include "kernels/gemm_simd.h"
+#include "kernels/transpose8x8.h"
 
 namespace acl_sim {
 namespace {
@@ -19,27 +20,12 @@ ACL_SIM_TARGET_AVX2 void transpose_pack8(const float* src, int64_t ld, int64_t k
   const __m256 va = _mm256_set1_ps(alpha);
   int64_t k = 0;
   for (; k + 8 <= kc; k += 8) {
-    __m256 r0 = _mm256_loadu_ps(src + 0 * ld + k), r1 = _mm256_loadu_ps(src + 1 * ld + k);
-    __m256 r2 = _mm256_loadu_ps(src + 2 * ld + k), r3 = _mm256_loadu_ps(src + 3 * ld + k);
-    __m256 r4 = _mm256_loadu_ps(src + 4 * ld + k), r5 = _mm256_loadu_ps(src + 5 * ld + k);
-    __m256 r6 = _mm256_loadu_ps(src + 6 * ld + k), r7 = _mm256_loadu_ps(src + 7 * ld + k);
-    __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
-    __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
-    __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
-    __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
-    __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-    __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-    __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-    __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-    float* d = dst + k * 8;
-    _mm256_storeu_ps(d + 0, _mm256_mul_ps(va, _mm256_permute2f128_ps(u0, u4, 0x20)));
-    _mm256_storeu_ps(d + 8, _mm256_mul_ps(va, _mm256_permute2f128_ps(u1, u5, 0x20)));
-    _mm256_storeu_ps(d + 16, _mm256_mul_ps(va, _mm256_permute2f128_ps(u2, u6, 0x20)));
-    _mm256_storeu_ps(d + 24, _mm256_mul_ps(va, _mm256_permute2f128_ps(u3, u7, 0x20)));
-    _mm256_storeu_ps(d + 32, _mm256_mul_ps(va, _mm256_permute2f128_ps(u0, u4, 0x31)));
-    _mm256_storeu_ps(d + 40, _mm256_mul_ps(va, _mm256_permute2f128_ps(u1, u5, 0x31)));
-    _mm256_storeu_ps(d + 48, _mm256_mul_ps(va, _mm256_permute2f128_ps(u2, u6, 0x31)));
-    _mm256_storeu_ps(d + 56, _mm256_mul_ps(va, _mm256_permute2f128_ps(u3, u7, 0x31)));
+    __m256 r[8];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(src + i * ld + k);
+    transpose8x8(r);
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i) _mm256_storeu_ps(dst + k * 8 + i * 8, _mm256_mul_ps(va, r[i]));
   }
   for (; k < kc; ++k)
     for (int i = 0; i < 8; ++i) dst[k * 8 + i] = alpha * src[i * ld + k];
