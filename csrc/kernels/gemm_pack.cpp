@@ -113,15 +113,21 @@ void MatrixPanelSource::pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t 
     case 16: deal_rows<16>(src, B.rs, kc, full, dst); break;
     case 24: deal_rows<24>(src, B.rs, kc, full, dst); break;
     case 48: deal_rows<48>(src, B.rs, kc, full, dst); break;
+    case 1:  // one-column strips (a product's last 1-4 columns): a call per float would cost more than the copy
+      for (int64_t k = 0; k < kc; ++k)
+        for (int64_t s = 0; s < full; ++s) dst[s * kc + k] = src[k * B.rs + s];
+      break;
     default:
       for (int64_t k = 0; k < kc; ++k)
         for (int64_t s = 0; s < full; ++s)
           std::memcpy(dst + s * strip * kc + k * strip, src + k * B.rs + s * strip, strip * sizeof(float));
   }
   if (tail) {
+    // A few floats per row (49 = 2 x 24 + 1 columns): copied in place, not by a memcpy call per row.
     float* t = dst + full * strip * kc;
-    for (int64_t k = 0; k < kc; ++k, t += last_width) {
-      std::memcpy(t, src + k * B.rs + full * strip, tail * sizeof(float));
+    const float* row = src + full * strip;
+    for (int64_t k = 0; k < kc; ++k, t += last_width, row += B.rs) {
+      for (int64_t j = 0; j < tail; ++j) t[j] = row[j];
       for (int64_t j = tail; j < last_width; ++j) t[j] = 0.f;
     }
   }
