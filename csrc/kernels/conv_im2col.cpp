@@ -122,8 +122,9 @@ void Im2ColSource::pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_val
     int64_t src;                          // offset of column 0 in a channel's volume (only [lo, hi) are read)
   };
   const int64_t taps = KD * KH * KW;
-  thread_local std::vector<TapRun> tap_runs;
-  tap_runs.resize(static_cast<size_t>(taps * nruns));
+  thread_local std::vector<TapRun> tap_buf;
+  tap_buf.resize(static_cast<size_t>(taps * nruns));
+  TapRun* const tap_runs = tap_buf.data();  // one thread-local lookup (a call, in a shared library), not one per row
   for (int64_t kd = 0, t = 0; kd < KD; ++kd)
     for (int64_t kh = 0; kh < KH; ++kh)
       for (int64_t kw = 0; kw < KW; ++kw, ++t) {
@@ -131,7 +132,7 @@ void Im2ColSource::pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_val
         for (int64_t r = 0; r < nruns; ++r) {
           const Run& run = runs[r];
           const int64_t ih = run.ih0 + kh * d_[1], id = run.id0 + kd * d_[0];
-          TapRun& tr = tap_runs[static_cast<size_t>(t * nruns + r)];
+          TapRun& tr = tap_runs[t * nruns + r];
           tr.dst_off = run.dst_off;
           tr.width = run.width;
           tr.len = run.len;
@@ -151,7 +152,7 @@ void Im2ColSource::pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_val
   int64_t t = k0 % taps, c = k0 / taps;
   for (int64_t kk = 0; kk < kc; ++kk) {
     const float* plane = x_ + c * volume;
-    const TapRun* tr = tap_runs.data() + t * nruns;
+    const TapRun* tr = tap_runs + t * nruns;
     for (int64_t r = 0; r < nruns; ++r) {
       const TapRun& q = tr[r];
       float* out = dst + q.dst_off + kk * q.width;
