@@ -1,6 +1,6 @@
 """A ragged right edge of 1-4 columns shared by every N block (gemm.cpp): each tile runs the tail's one-column
 kernel for its share of the rows. Products split into several N blocks with such an edge (N = 49, 52, 97, 99,
-100, 196 over 24- and 48-wide strips), with the in-kernel epilogue (bias, Relu), the separate pass (Sigmoid, a
+100, 196 over 24- and 48-wide strips), a last single column over packed A, with the in-kernel epilogue (bias, Relu), the separate pass (Sigmoid, a
 column bias) and a conv residual, on this host's kernels and on the AVX2 ones, against float64 NumPy."""
 
 import numpy as np
@@ -22,6 +22,12 @@ def _check_cases():
         c = randn(rng, (n,))
         (y,) = run_op("Gemm", [a, b, c], [(m, n)], [np.float32], {"activation": "Relu"})
         assert_close_accum(y, activation(a.astype(np.float64) @ b + c, "Relu"), np.float32, k)
+    # A transposed is packed per panel: a last single column (N = 24 s + 1, 48 s + 1) runs as the column kernel
+    # over packed A, two k steps per vector, K not a multiple of its 8-step loop.
+    for m, k, n in [(64, 1027, 49), (30, 300, 97), (9, 5, 25)]:
+        a, b = randn(rng, (m, k)), randn(rng, (k, n))
+        (y,) = run_op("Gemm", [np.ascontiguousarray(a.T), b], [(m, n)], [np.float32], {"transA": 1})
+        assert_close_accum(y, a.astype(np.float64) @ b, np.float32, k)
     # 3x3 convs on a 7x7 plane (N = 49) through the im2col GEMM: bias + Relu, and a residual.
     x, w, bias = randn(rng, (1, 96, 7, 7)), randn(rng, (320, 96, 3, 3)), randn(rng, (320,))
     want = conv_ref(x, w, bias, pads=[1, 1, 1, 1])

@@ -29,6 +29,10 @@ struct V16 {
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T zero() { return _mm512_setzero_ps(); }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T set1(float v) { return _mm512_set1_ps(v); }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T load(const float* p) { return _mm512_loadu_ps(p); }
+  /** p[0] in the low half of the lanes, p[1] in the high half. */
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T halves(const float* p) {
+    return _mm512_mask_broadcastss_ps(_mm512_set1_ps(p[0]), 0xff00, _mm_load_ss(p + 1));
+  }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE void store(float* p, T v) { _mm512_storeu_ps(p, v); }
   /** Lanes [0, n) of p; the rest read as 0. */
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T load_n(const float* p, int n) {
@@ -77,6 +81,10 @@ struct V8 {
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T zero() { return _mm256_setzero_ps(); }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T set1(float v) { return _mm256_set1_ps(v); }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T load(const float* p) { return _mm256_loadu_ps(p); }
+  /** p[0] in the low half of the lanes, p[1] in the high half. */
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T halves(const float* p) {
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_broadcast_ss(p)), _mm_broadcast_ss(p + 1), 1);
+  }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE void store(float* p, T v) { _mm256_storeu_ps(p, v); }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T load_n(const float* p, int n) { return _mm256_maskload_ps(p, mask(n)); }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE void store_n(float* p, T v, int n) { _mm256_maskstore_ps(p, mask(n), v); }
