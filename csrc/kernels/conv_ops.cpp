@@ -208,7 +208,8 @@ void run_conv(OpContext& ctx) {
   // The GEMM paths' A (the weights) in micro-kernel panels, every group's, once per loaded model (gemm.h says
   // why). Stop 24, A/B inside light_resnet50 on AVX2 (Intel Xeon, 30 pairs): 1x1 256->1024 at 14x14 took
   // 0.91x the time of A in place, 128->512 at 28x28 0.96x; on 7x7 planes (512->2048: 1.05x), 56x56 ones
-  // (1.0-1.03x) and at K >= 1024 (1.05x, 3x3 512->512 at 7x7 1.8x) reading A in place stays ahead.
+  // (1.0-1.03x) and at K >= 1024 (1.05x; 3x3 512->512 at 7x7 1.8x then, 1.1x once the column kernel over packed A
+  // was vectorised in stop 30) reading A in place stays ahead.
   // Stop 29, the same A/B after stops 25-28's kernel changes (in-place A prefetched on a panel's first strip,
   // deep K slices): on AVX2 packed A no longer pays (40 pairs inside light_resnet50: the 1x1 convs it packed for
   // took 0.94-0.99x the time with A in place, the unchanged nodes 0.99-1.0x; PP-OCR rec 0.989x, densenet121 and
