@@ -119,8 +119,8 @@ ACL_SIM_TARGET_AVX512 void store_tile_avx512(const float* tile, int64_t len, int
 /**
  * The AVX2 tile's transposed store, as store_tile_avx512 does it: tile[r][16] for len <= 8 pixels is two 8x8
  * transposes in registers (rows past len zero), then one masked store of len pixels per channel with
- * (residual, bias, Relu) applied in registers. The scalar copy plus an epilogue call per channel cost a 1x1
- * conv over 256 channels about a quarter of its kernel time.
+ * (residual, bias, Relu) applied in registers, instead of a scalar copy and an epilogue call per channel:
+ * densenet121's 3x3 128->32 convs (the AVX2 pixel-major ones) 0.988x the time (stop 30, 20 pairs in the model).
  */
 ACL_SIM_TARGET_AVX2 void store_tile_avx2(const float* tile, int64_t len, int64_t channels, float* dst,
                                          const float* res, int64_t P, const float* bias, const Activation& act) {
