@@ -21,6 +21,10 @@ class Im2ColSource final : public BPanelSource {
   double pack_cost() const override { return 4.0; }
 
  private:
+  /** pack_strips for a same-width stride-1 2-D conv with whole-vector strips: masked loads, x86 only. */
+  void pack_shifted(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip, int64_t last_width,
+                    float* dst) const;
+
   const float* x_;
   int64_t channels_;
   // Geometry normalised to 3 axes (leading axes of size 1 when there are fewer).
