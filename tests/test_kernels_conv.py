@@ -299,7 +299,7 @@ def test_conv_direct_other_isas(isa):
 
 # Depthwise shapes for the padded-plane SIMD path (strides 1 and 2) and the generic loop (stride 3):
 # rows of whole vectors plus tails on both ISAs, pads wider than the window, dilation, a channel
-# multiplier, 1-D, and the PP-OCR 5x5/2 at 40x40.
+# multiplier, 1-D, the PP-OCR 5x5/2 at 40x40 and PP-OCR cls's few-row planes.
 DW_CASES = [
     ((1, 120, 40, 40), (120, 1, 5, 5), {"group": 120, "pads": [2, 2, 2, 2], "strides": [2, 2]}),
     ((2, 6, 37, 35), (6, 1, 3, 3), {"group": 6, "pads": [1, 1, 1, 1]}),
@@ -308,6 +308,12 @@ DW_CASES = [
     ((1, 5, 17, 33), (5, 1, 3, 3), {"group": 5, "strides": [3, 3], "pads": [1, 1, 1, 1]}),
     ((1, 4, 70), (4, 1, 5), {"group": 4, "pads": [2, 2], "strides": [2]}),
     ((1, 2, 5, 5), (2, 1, 3, 3), {"group": 2, "pads": [4, 4, 4, 4]}),
+    # PP-OCR cls's planes of 2-6 rows (most 5x5 taps fall in the padding rows), stride (2, 1), and rows of 150
+    # and 170 columns: chunks of 8 vectors, then the rest with a tail.
+    ((2, 12, 2, 96), (12, 1, 5, 5), {"group": 12, "pads": [2, 2, 2, 2]}),
+    ((2, 6, 3, 150), (6, 1, 5, 5), {"group": 6, "pads": [2, 2, 2, 2]}),
+    ((2, 6, 6, 170), (6, 1, 5, 5), {"group": 6, "pads": [2, 2, 2, 2], "strides": [2, 1]}),
+    ((1, 4, 1, 7), (4, 1, 3, 3), {"group": 4, "pads": [1, 1, 1, 1]}),
 ]
 
 
