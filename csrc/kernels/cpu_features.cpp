@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <unistd.h>
+
 namespace acl_sim {
 namespace {
 
@@ -15,6 +17,10 @@ CpuFeatures detect() {
   f.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f.f16c;
   f.avx512 = f.avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
              __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+#endif
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (l2 > 0) f.l2_bytes = l2;
 #endif
   f.isa = f.avx512 ? KernelIsa::kAvx512 : f.avx2 ? KernelIsa::kAvx2 : KernelIsa::kScalar;
   // The env var only lowers the level: asking for an ISA the CPU lacks keeps the detected one.

@@ -16,6 +16,7 @@ struct CpuFeatures {
   bool avx512 = false;   // AVX-512 F, BW, VL, DQ (+ the AVX2 set)
   bool f16c = false;
   KernelIsa isa = KernelIsa::kScalar;  // best allowed ISA after the env cap
+  long l2_bytes = 512 << 10;           // L2 cache per core (sysconf; 512 KiB when the host does not say)
 };
 
 /** Features of the host, computed once (thread-safe). */

@@ -1,11 +1,11 @@
 #include "kernels/gemm_blocking.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+
+#include "kernels/cpu_features.h"
 
 namespace acl_sim {
 namespace {
@@ -19,13 +19,7 @@ int64_t env_int(const char* name, int64_t def) {
   return x > 0 ? x : def;
 }
 
-int64_t l2_bytes() {
-  static const int64_t bytes = [] {
-    const long v = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    return v > 0 ? static_cast<int64_t>(v) : int64_t{512} << 10;
-  }();
-  return bytes;
-}
+int64_t l2_bytes() { return cpu_features().l2_bytes; }
 
 /** Largest block of grid_begin's split: what the busiest tile of that dimension holds. */
 int64_t max_block(int64_t blocks, int64_t size, int64_t unit) {
