@@ -5,8 +5,6 @@
 Each bench/results/<area>.md starts with the command that reproduces it.
 """
 import os
-import platform
-import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ORDER = ["model", "model_path", "balance", "kernels", "blas", "hccl", "rt", "exec", "atc", "prof", "dvpp", "mdlapi",
@@ -17,13 +15,10 @@ def main() -> None:
     results = os.path.join(HERE, "results")
     names = sorted(f[:-3] for f in os.listdir(results) if f.endswith(".md"))
     names.sort(key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER))
-    try:
-        cpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-        model = next((l.split(":", 1)[1].strip() for l in cpu.splitlines() if l.startswith("Model name")), "?")
-    except OSError:
-        model = "?"
     out = ["# acl_sim benchmark results", "",
-           f"Machine: {model}, {os.cpu_count()} host cores, Python {platform.python_version()}.",
+           "Machines: each section names its host and the library commit it ran; every run prints the CPU model, ISA",
+           "and load (the `CPU:` lines). Two hosts so far, both 2-vCPU VMs: an Intel Xeon with AVX-512 (stops 23-30)",
+           "and an AMD EPYC Zen 3 with AVX2 only (stop 31, the host of issue 11).",
            "Every figure is a ratio to a reference measured in the same run (NumPy/OpenBLAS, onnxruntime, memcpy).",
            "Compute figures use acl_sim.tools.timing (python/acl_sim/tools/timing.py; bench/ imports it as bench_timing, `acl-sim demo` uses it too): wall clock, all cores on both sides, the two calls",
            "alternated after a warm-up, both medians and the median of the per-pair ratios.",
