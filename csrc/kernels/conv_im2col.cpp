@@ -64,11 +64,11 @@ struct StripTail {
  * are whole vectors wide: there tap t's k row over output pixels p is the channel plane read at p + shift[t],
  * masked where the tap falls in the padding. So a k row is one masked load per 8 columns (a masked-off lane
  * neither reads nor faults) instead of a copy per output-row run: a 7x7 plane's runs are 7 columns long.
+ * mask holds, per tap and 8-column group, -1 for a valid lane; group g's columns start at col0[g] (relative to
+ * the tile's n0) and its packed row at dst + dst_off[g] + kk * width[g].
  * Stop 31 (AMD EPYC Zen 3, AVX2, 2 threads, in-model A/B, 200 pairs): the one-node 3x3 512->512 conv at 7x7
  * 0.93x the time (the run copies were 10% of it); resnet50's two such convs 0.92-0.97x, vgg19, densenet121 and
  * PP-OCR det 0.99-1.005 (their convs mostly take the other paths).
- * mask holds, per tap and 8-column group, -1 for a valid lane; group g's columns start at col0[g] (relative to
- * the tile's n0) and its packed row at dst + dst_off[g] + kk * width[g].
  */
 ACL_SIM_TARGET_AVX2 void pack_shifted_rows(const float* x, int64_t volume, int64_t n0, int64_t k0, int64_t kc,
                                            int64_t taps, const int64_t* shift, int64_t groups, const int32_t* mask,

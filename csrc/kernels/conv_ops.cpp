@@ -219,13 +219,14 @@ void run_conv(OpContext& ctx) {
   // light_resnet50 (30 pairs, five runs, both orders): its 1x1 convs, strided ones included, took 0.91-0.99x
   // the time with packed A (7x7 planes 0.87-0.89x, 56x56 ones 0.96-0.99x), the model 0.95-1.0x; densenet121's
   // 1x1 convs 0.94x, PP-OCR det / rec / cls's 0.95x / 0.93x / 0.98x (20 pairs). The 3x3 convs on the GEMM stay
-  // in place (the stem 1.075x packed in stop 30). So 1x1 convs pack where L2 is that small.
+  // in place (the stem 1.075x packed in stop 30). So 1x1 convs pack where L2 is that small (not measured on
+  // 1 MiB L2s: Zen 4, Skylake-SP).
   const bool on_gemm = !pixel_major && !direct;
   const int64_t ga_size = on_gemm ? packed_a_floats(mg, K) : 0;
   const float* ga_w = nullptr;
   const DirectMode ga_mode = path_mode("ACL_SIM_CONV_GEMM_PACKED");
   const bool ga_pays = (micro_kernels().mr >= 8 && K <= 512 && P >= 196 && P <= 784) ||
-                       (!windowed && cpu_features().l2_bytes <= (1 << 20));
+                       (!windowed && cpu_features().l2_bytes <= (512 << 10));
   if (on_gemm && cached && mg > 4 && ga_mode != DirectMode::kOff && (ga_pays || ga_mode == DirectMode::kAll)) {
     ga_w = packed_once(conv_node_data(*ctx.cache).gemm_a, static_cast<size_t>(group * ga_size), [&](float* dst) {
       for (int64_t gi = 0; gi < group; ++gi)
