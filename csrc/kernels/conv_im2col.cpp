@@ -64,23 +64,23 @@ struct StripTail {
  * are whole vectors wide: there tap t's k row over output pixels p is the channel plane read at p + shift[t],
  * masked where the tap falls in the padding. So a k row is one masked load per 8 columns (a masked-off lane
  * neither reads nor faults) instead of a copy per output-row run: a 7x7 plane's runs are 7 columns long.
- * mask holds, per tap and 8-column group, -1 for a valid lane; group g's columns start at col0[g] (relative to
- * the tile's n0) and its packed row at dst + dst_off[g] + kk * width[g].
+ * mask holds, per tap and 8-column group, -1 for a valid lane; group g's columns are the tile's 8g..8g+7 (the
+ * strips are whole vectors wide, so the groups tile the columns in order) and its packed row starts at
+ * dst + dst_off[g] + kk * width[g].
  * Stop 31 (AMD EPYC Zen 3, AVX2, 2 threads, in-model A/B, 200 pairs): the one-node 3x3 512->512 conv at 7x7
  * 0.93x the time (the run copies were 10% of it); resnet50's two such convs 0.92-0.97x, vgg19, densenet121 and
  * PP-OCR det 0.99-1.005 (their convs mostly take the other paths).
  */
 ACL_SIM_TARGET_AVX2 void pack_shifted_rows(const float* x, int64_t volume, int64_t n0, int64_t k0, int64_t kc,
                                            int64_t taps, const int64_t* shift, int64_t groups, const int32_t* mask,
-                                           const int64_t* col0, const int64_t* dst_off, const int64_t* width,
-                                           float* dst) {
+                                           const int64_t* dst_off, const int64_t* width, float* dst) {
   int64_t t = k0 % taps, c = k0 / taps;
   for (int64_t kk = 0; kk < kc; ++kk) {
     const float* src = x + c * volume + n0 + shift[t];
     const int32_t* m = mask + t * groups * 8;
     for (int64_t g = 0; g < groups; ++g) {
       const __m256i lanes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m + g * 8));
-      _mm256_storeu_ps(dst + dst_off[g] + kk * width[g], _mm256_maskload_ps(src + col0[g], lanes));
+      _mm256_storeu_ps(dst + dst_off[g] + kk * width[g], _mm256_maskload_ps(src + 8 * g, lanes));
     }
     if (++t == taps) {
       t = 0;
@@ -229,11 +229,10 @@ void Im2ColSource::pack_shifted(int64_t k0, int64_t kc, int64_t n0, int64_t n_va
   // the masks.
   thread_local std::vector<int64_t> geom;
   thread_local std::vector<int32_t> masks;
-  geom.resize(static_cast<size_t>(taps + 3 * groups + 16 * groups));
+  geom.resize(static_cast<size_t>(taps + 2 * groups + 16 * groups));
   masks.resize(static_cast<size_t>(taps * groups * 8));
   int64_t* const shift = geom.data();
-  int64_t* const col0 = shift + taps;
-  int64_t* const dst_off = col0 + groups;
+  int64_t* const dst_off = shift + taps;
   int64_t* const width = dst_off + groups;
   int64_t* const oh = width + groups;  // column j's output row and column (j < n_valid)
   int64_t* const ow = oh + 8 * groups;
@@ -248,7 +247,6 @@ void Im2ColSource::pack_shifted(int64_t k0, int64_t kc, int64_t n0, int64_t n_va
   for (int64_t g = 0, s = 0; s < nstrips; ++s) {
     const int64_t w = s + 1 < nstrips ? strip : last_width;
     for (int64_t v = 0; v < w / 8; ++v, ++g) {
-      col0[g] = s * strip + v * 8;
       dst_off[g] = s * strip * kc + v * 8;
       width[g] = w;
     }
@@ -263,7 +261,7 @@ void Im2ColSource::pack_shifted(int64_t k0, int64_t kc, int64_t n0, int64_t n_va
         m[j] = j < n_valid && ih >= 0 && ih < IH && iw >= 0 && iw < IW ? -1 : 0;
       }
     }
-  pack_shifted_rows(x_, IH * IW, n0, k0, kc, taps, shift, groups, masks.data(), col0, dst_off, width, dst);
+  pack_shifted_rows(x_, IH * IW, n0, k0, kc, taps, shift, groups, masks.data(), dst_off, width, dst);
 #else
   (void)k0, (void)kc, (void)n0, (void)n_valid, (void)strip, (void)last_width, (void)dst;
 #endif

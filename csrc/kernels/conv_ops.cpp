@@ -221,12 +221,17 @@ void run_conv(OpContext& ctx) {
   // 1x1 convs 0.94x, PP-OCR det / rec / cls's 0.95x / 0.93x / 0.98x (20 pairs). The 3x3 convs on the GEMM stay
   // in place (the stem 1.075x packed in stop 30). So 1x1 convs pack where L2 is that small (not measured on
   // 1 MiB L2s: Zen 4, Skylake-SP).
+  // Stop 32, on a host with 1 MiB of L2 per core (AMD EPYC Zen 4, 2 threads), the same A/B inside
+  // light_resnet50 (30 pairs): on AVX2 packed A took the 1x1 convs at K <= 512 0.95-0.99x the time (K 128:
+  // 0.95x) but those at K 1024 / 2048 1.14x / 1.45x (one deep K slice of a 4-row panel: 32 KiB, all of L1d);
+  // on AVX-512 every K was even (0.99-1.0x). So there 1x1 convs pack up to K 512 on AVX2 only.
   const bool on_gemm = !pixel_major && !direct;
   const int64_t ga_size = on_gemm ? packed_a_floats(mg, K) : 0;
   const float* ga_w = nullptr;
   const DirectMode ga_mode = path_mode("ACL_SIM_CONV_GEMM_PACKED");
+  const long l2 = cpu_features().l2_bytes;
   const bool ga_pays = (micro_kernels().mr >= 8 && K <= 512 && P >= 196 && P <= 784) ||
-                       (!windowed && cpu_features().l2_bytes <= (512 << 10));
+                       (!windowed && (l2 <= (512 << 10) || (l2 <= (1 << 20) && micro_kernels().mr <= 4 && K <= 512)));
   if (on_gemm && cached && mg > 4 && ga_mode != DirectMode::kOff && (ga_pays || ga_mode == DirectMode::kAll)) {
     ga_w = packed_once(conv_node_data(*ctx.cache).gemm_a, static_cast<size_t>(group * ga_size), [&](float* dst) {
       for (int64_t gi = 0; gi < group; ++gi)
