@@ -377,9 +377,11 @@ void run_tile_rows(const Plan& p, size_t index) {
   const int64_t r1 = GemmBlocking::grid_begin(tn + 1, p.n_blocks, p.OH, 1);
   if (mc <= 0 || r1 <= r0) return;
   const int64_t P = p.OH * p.OW;
+  const GemmEpilogue& ep = *p.ep;
+  const bool finish = ep.row_bias || ep.residual || !ep.act.none();
   for (int64_t k0 = 0; k0 < p.K; k0 += p.kc) {
     const int64_t kc = std::min(p.kc, p.K - k0);
-    for (int64_t r = r0; r < r1; ++r)
+    for (int64_t r = r0; r < r1; ++r) {
       for (int64_t j = 0; j < p.OW;) {
         const int64_t width = strip_width(p.OW - j, ks);
         const int n_valid = static_cast<int>(std::min(width, p.OW - j));
@@ -391,12 +393,15 @@ void run_tile_rows(const Plan& p, size_t index) {
         }
         j += width;
       }
+      // The finished row's epilogue while its mc x OW outputs are still in L1: as one pass over the tile after
+      // its last slice it read the tile back from L3 (the stem 7x7/2 3->64 at 112x112, 1.6 MiB a tile: 6% of
+      // its samples on AVX2). Stop 32, in-model A/B (Zen 4, AVX2, 30 pairs): the stem 0.98x the time.
+      if (finish && k0 + kc == p.K)
+        for (int64_t m = m0; m < m0 + mc; ++m)
+          finish_run(p.y + m * P + r * p.OW, ep.residual ? ep.residual + m * P + r * p.OW : nullptr, p.OW,
+                     ep.row_bias ? ep.row_bias[m] : 0.f, ep.act);
+    }
   }
-  const GemmEpilogue& ep = *p.ep;
-  if (!ep.row_bias && !ep.residual && ep.act.none()) return;
-  for (int64_t m = m0; m < m0 + mc; ++m)
-    finish_run(p.y + m * P + r0 * p.OW, ep.residual ? ep.residual + m * P + r0 * p.OW : nullptr, (r1 - r0) * p.OW,
-               ep.row_bias ? ep.row_bias[m] : 0.f, ep.act);
 }
 
 }  // namespace
