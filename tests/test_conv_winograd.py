@@ -38,6 +38,8 @@ CASES = [
     ((1, 20, 28, 28), 24, [1, 1, 1, 1]),     # 49 tiles: the last block takes the 49th (AVX-512: 48 + 1)
     ((2, 12, 28, 28), 16, [1, 1, 1, 1]),     # 98 tiles = 2 x 48 + 2
     ((3, 20, 14, 14), 36, [1, 1, 1, 1]),     # 3 images of 16 tiles: tile-major vectors span images
+    ((1, 128, 28, 28), 12, [1, 1, 1, 1]),    # AVX2: blocks of 24 and 25 tiles, the 49th a one-column strip
+    ((1, 8, 12, 44), 10, [1, 1, 1, 1]),      # 33 tiles: AVX-512 32 + a one-column strip
 ]
 
 

@@ -69,6 +69,7 @@ struct Plan {
   // Blocking: strips of W tiles (nv vectors), S strips per block, M chunks of mb rows, m_parts shares of M per block.
   int64_t W, S, nt, mb, kc, blocks, m_parts, mr;
   const MicroKernelFn* kernels;  // [nv - 1]: strips of nv vectors
+  MicroKernelFn column;          // null, or the one-column kernel over the same rows (a block's lone last tile)
 };
 
 /** A run of horizontally adjacent tiles that one vector holds: lanes [off, off + len) of the group at jj. */
@@ -308,10 +309,12 @@ void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeomet
   // for the FMA latency's 8 in flight: the 6-row one (12) took 0.94-0.99x the time on light_resnet50's five
   // 3x3 256 -> 256 convs at 14x14 (bench_node_ab.py, 20 pairs), and 1.1x on wider strips (28x28), which keep
   // the 4x24 kernel.
+  p.column = mk.column;
   if (mk.tall_mr && p.T <= 2 * mk.lanes) {
     p.W = 2 * mk.lanes;
     p.mr = mk.tall_mr;
     p.kernels = mk.tall;
+    p.column = nullptr;
   }
   // Strips per block: V (36 x C x block floats) within ~512 KiB of L2.
   const int64_t strip_bytes = kXi * C * p.W * 4;
