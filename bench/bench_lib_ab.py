@@ -18,15 +18,12 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import bench_model_balance as bmb  # noqa: E402
-import bench_models as bm  # noqa: E402
 import bench_timing as bt  # noqa: E402
 
 
@@ -38,37 +35,12 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=30.0, help="time budget (at least 5 pairs)")
     args = ap.parse_args()
     print(bt.machine_header())
-    om = os.path.join(bm.WORK, "om", args.model)
-    bm.atc(*bm.model_case(args.model)[:2], om)  # compiled once, before the children look for it
-    code = bmb.AB_CHILD.format(here=HERE, name=args.model, om=om)
     python_dir = os.path.join(os.path.dirname(HERE), "python")
-    kids = []
-    for build in (args.build_a, args.build_b):
-        env = dict(os.environ, ACL_SIM_BUILD_DIR=os.path.abspath(build),
-                   PYTHONPATH=os.pathsep.join([python_dir, os.environ.get("PYTHONPATH", "")]))
-        p = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                             env=env)
-        if p.stdout.readline().strip() != "ready":
-            raise SystemExit(f"bench_lib_ab: the child for {build} did not start")
-        kids.append(p)
-
-    def once(p) -> float:
-        time.sleep(bt.POOL_SETTLE_S)  # untimed: the other child's idle workers stop spinning
-        p.stdin.write("x\n")
-        p.stdin.flush()
-        return float(p.stdout.readline())
-
-    a, b, ratios = [], [], []
-    start = time.perf_counter()
-    while len(ratios) < 5 or time.perf_counter() - start < args.seconds:
-        order = (0, 1) if len(ratios) % 2 == 0 else (1, 0)
-        t = {i: once(kids[i]) for i in order}
-        a.append(t[0])
-        b.append(t[1])
-        ratios.append(t[0] / t[1])
-    for p in kids:
-        p.stdin.close()
-        p.wait()
+    envs = tuple(dict(os.environ, ACL_SIM_BUILD_DIR=os.path.abspath(build),
+                      PYTHONPATH=os.pathsep.join([python_dir, os.environ.get("PYTHONPATH", "")]))
+                 for build in (args.build_a, args.build_b))
+    # settle: the other child's idle workers stop spinning before each timed execute
+    a, b, ratios = bmb.alternate_children(args.model, envs, args.seconds, settle=bt.POOL_SETTLE_S)
     print(f"{args.model}: A ({args.build_a}) {statistics.median(a) * 1e3:.2f} ms, B ({args.build_b}) "
           f"{statistics.median(b) * 1e3:.2f} ms; A / B = {statistics.median(ratios):.3f} "
           f"(median of {len(ratios)} alternated pairs, execute only)")

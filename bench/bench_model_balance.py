@@ -138,21 +138,27 @@ for line in sys.stdin:
 """
 
 
-def ab(name: str, setting: str, seconds: float) -> str:
+def alternate_children(name: str, envs: tuple[dict, dict], seconds: float,
+                       settle: float = 0.0) -> tuple[list[float], list[float], list[float]]:
+    """The model's execute in two child processes (AB_CHILD, one per environment), single executes alternated
+    A B, B A, ... (each after `settle` seconds, untimed) until `seconds` have passed and at least 5 pairs:
+    A's times, B's times and the per-pair ratios A / B."""
     import subprocess
 
-    key, _, value = setting.partition("=")
     om = os.path.join(bm.WORK, "om", name)
     code = AB_CHILD.format(here=HERE, name=name, om=om)
     bm.atc(*bm.model_case(name)[:2], om)  # compile once, before both children look for it
     kids = []
-    for env in (dict(os.environ, **{key: value}), {k: v for k, v in os.environ.items() if k != key}):
+    for env in envs:
         p = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                              env=env)
-        assert p.stdout.readline().strip() == "ready"
+        if p.stdout.readline().strip() != "ready":
+            raise SystemExit(f"{name}: an A/B child process did not start")
         kids.append(p)
 
     def once(p):
+        if settle:
+            time.sleep(settle)
         p.stdin.write("x\n")
         p.stdin.flush()
         return float(p.stdout.readline())
@@ -169,6 +175,13 @@ def ab(name: str, setting: str, seconds: float) -> str:
     for p in kids:
         p.stdin.close()
         p.wait()
+    return a, b, ratios
+
+
+def ab(name: str, setting: str, seconds: float) -> str:
+    key, _, value = setting.partition("=")
+    envs = (dict(os.environ, **{key: value}), {k: v for k, v in os.environ.items() if k != key})
+    a, b, ratios = alternate_children(name, envs, seconds)
     return (f"{name}: execute with {setting} {statistics.median(a) * 1e3:.2f} ms, without "
             f"{statistics.median(b) * 1e3:.2f} ms; with / without = {statistics.median(ratios):.3f} "
             f"(median of {len(ratios)} alternated pairs)")

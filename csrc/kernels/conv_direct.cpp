@@ -253,7 +253,7 @@ void finish_run(float* dst, const float* res, int64_t len, float bias, const Act
  */
 void emit(const Plan& p, int64_t m0, int64_t rows, int64_t q0, int64_t len, const float* src, int64_t lds) {
   const GemmEpilogue& ep = *p.ep;
-  const bool finish = ep.row_bias || ep.residual || !ep.act.none();
+  const bool finish = has_epilogue(ep);
   if (p.in_place_out && !finish) return;
   // (A tile buffer is always copied out, also when y holds the residual and nothing else is left to apply.)
   const int64_t P = p.OH * p.OW;
@@ -378,7 +378,7 @@ void run_tile_rows(const Plan& p, size_t index) {
   if (mc <= 0 || r1 <= r0) return;
   const int64_t P = p.OH * p.OW;
   const GemmEpilogue& ep = *p.ep;
-  const bool finish = ep.row_bias || ep.residual || !ep.act.none();
+  const bool finish = has_epilogue(ep);
   for (int64_t k0 = 0; k0 < p.K; k0 += p.kc) {
     const int64_t kc = std::min(p.kc, p.K - k0);
     for (int64_t r = r0; r < r1; ++r) {

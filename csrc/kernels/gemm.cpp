@@ -119,8 +119,6 @@ void apply_epilogue(const GemmJob& job, int64_t m0, int64_t rows, int64_t n0, in
   }
 }
 
-bool has_epilogue(const GemmEpilogue& ep) { return ep.row_bias || ep.col_bias || ep.residual || !ep.act.none(); }
-
 /**
  * The first kNextPanelLines lines of the next A panel's rows (A read in place), asked for as this panel starts:
  * the kernels' own prefetch (TileEpilogue::prefetch_a) runs 64 floats ahead of k, so a panel's first lines were

@@ -72,6 +72,11 @@ struct GemmEpilogue {
   Activation act;
 };
 
+/** Whether the epilogue does anything (else the GEMM's output is final as accumulated). */
+inline bool has_epilogue(const GemmEpilogue& ep) {
+  return ep.row_bias || ep.col_bias || ep.residual || !ep.act.none();
+}
+
 /**
  * C = act(alpha*A*B + beta*C + bias + residual) for a row-major C with row stride ldc.
  * beta == 0 means C is write-only (not read, so NaN garbage is fine).
