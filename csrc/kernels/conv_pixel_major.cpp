@@ -114,19 +114,36 @@ __attribute__((always_inline)) inline void store_channel(typename V::T v, const 
 }
 
 /**
- * The AVX-512 tile's transposed store: channel j of the len pixels is one masked gather from tile[r][32], then
- * store_channel. A scalar copy plus one epilogue call per channel took 14% of the kernel's time on a 3x3/2 conv
- * over 128 channels.
+ * The AVX-512 tile's transposed store: per 8 channels, pixels 0-7 and 8-13 of tile[r][32] are two 8x8 transposes
+ * in ymm registers (rows past len zero), joined per channel into one zmm of its len pixels for store_channel.
+ * Until stop 33 each channel was one masked gather from the tile: on AMD Zen 4, whose gathers are microcoded, the
+ * store took 13% of the 7x7/2 stem's samples (single thread); the shuffles cost a fraction of that there and no
+ * more on Intel. (A scalar copy plus one epilogue call per channel took 14% of the kernel's time on a 3x3/2 conv
+ * over 128 channels.)
  */
 ACL_SIM_TARGET_AVX512 void store_tile_avx512(const float* tile, int64_t len, int64_t channels, float* dst,
                                              const float* res, int64_t P, const float* bias, const Activation& act) {
-  const __m512i rows = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                                          _mm512_set1_epi32(32));
-  const __mmask16 k = static_cast<__mmask16>((1u << len) - 1u);
   const ChannelStore cs(len, act);
-  for (int64_t j = 0; j < channels; ++j)
-    store_channel<simd::V16>(_mm512_mask_i32gather_ps(_mm512_setzero_ps(), k, rows, tile + j, 4), cs, dst + j * P,
-                             res ? res + j * P : nullptr, bias ? bias + j : nullptr);
+  const bool two_halves = len > 8;
+  for (int64_t g = 0; g * 8 < channels; ++g) {
+    __m256 lo[8], hi[8];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i) lo[i] = i < len ? _mm256_loadu_ps(tile + i * 32 + g * 8) : _mm256_setzero_ps();
+    transpose8x8(lo);
+    if (two_halves) {
+#pragma GCC unroll 8
+      for (int i = 0; i < 8; ++i)
+        hi[i] = 8 + i < len ? _mm256_loadu_ps(tile + (8 + i) * 32 + g * 8) : _mm256_setzero_ps();
+      transpose8x8(hi);
+    }
+    const int64_t count = std::min<int64_t>(8, channels - g * 8);
+    for (int64_t jj = 0; jj < count; ++jj) {
+      const int64_t j = g * 8 + jj;
+      __m512 v = _mm512_zextps256_ps512(lo[jj]);
+      if (two_halves) v = _mm512_insertf32x8(v, hi[jj], 1);
+      store_channel<simd::V16>(v, cs, dst + j * P, res ? res + j * P : nullptr, bias ? bias + j : nullptr);
+    }
+  }
 }
 
 /**
@@ -335,7 +352,11 @@ bool pixel_major_conv_applies(const SpatialGeometry& g, int64_t channels, int64_
   // channels took 0.81-0.86x the direct conv's time (light_resnet50, densenet121; PP-OCR's 3x3/2 stems into 8
   // and 16 channels 1.3-2.8x: they stay), 1x1 convs with K >= 512 on 14x14 planes 0.88-0.97x (1024->256,
   // 1024->512, 512->1024/2); 1x1 at K = 256 (1.05x), on 7x7 (1.15x) or from 28x28 planes up (1.1-1.8x) do not.
-  if (wide && strided && !pointwise && channels < 8 && channels * g.kernel_size() >= 64 && m_rows >= 32) return true;
+  // On Zen 4 (AVX-512 on 256-bit units) the direct conv took the stem at 0.89x the pixel-major conv's time
+  // (stop 33, light_resnet50, 20 pairs; 0.98x through run_op once the tile store lost its gathers).
+  if (wide && !cpu_features().avx512_double_pumped && strided && !pointwise && channels < 8 &&
+      channels * g.kernel_size() >= 64 && m_rows >= 32)
+    return true;
   if (wide && pointwise && channels >= 512 && g.out_size() >= 196 && g.out_size() < 784) return true;
   // Stride-1 windows up to 28x28 planes into at most 128 channels too (there ahead of Winograd, see
   // winograd_conv_preferred: resnet50's 3x3 128->128 0.81-0.92x, densenet121's 3x3 128->32 0.87x); vgg19's

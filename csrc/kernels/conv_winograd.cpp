@@ -252,13 +252,22 @@ bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int
   // Winograd's time), and the im2col GEMM that would is 1.6-1.75x slower than Winograd there (light_resnet50,
   // AVX2): 256 -> 256 stays on Winograd.
   const int64_t tiles = N * ceil_div(g.out[0], 4) * ceil_div(g.out[1], 4);
-  const int64_t min_cm = cpu_features().isa == KernelIsa::kAvx512 ? 131072 : 65536;
-  // Stop 24, with the pixel-major conv's weights packed once per model, A/B inside the models on AVX-512
-  // (Intel Xeon, 2 threads, 20 pairs): it took 0.73-0.74x Winograd's time on vgg19's 3x3 512->512 at 14x14
-  // (16 tiles), 0.81-0.92x on resnet50's 128->128 and 0.87x on densenet121's 128->32 at 28x28 (49 tiles).
-  if (pixel_major_ready && cpu_features().isa == KernelIsa::kAvx512 && N == 1 &&
-      (tiles < 32 || (tiles < 64 && C * M < 65536)))
-    return false;
+  const bool avx512 = cpu_features().isa == KernelIsa::kAvx512;
+  // Where a zmm FMA costs two ymm ones (Zen 4), the FMAs Winograd saves weigh twice as much as on Intel's
+  // full-width units, and the two kinds of host disagree on the small planes:
+  const bool half_rate = avx512 && cpu_features().avx512_double_pumped;
+  const int64_t min_cm = avx512 && !half_rate ? 131072 : 65536;
+  if (pixel_major_ready && avx512 && N == 1) {
+    // Stop 24, with the pixel-major conv's weights packed once per model, A/B inside the models on AVX-512
+    // (Intel Xeon, 2 threads, 20 pairs): it took 0.73-0.74x Winograd's time on vgg19's 3x3 512->512 at 14x14
+    // (16 tiles), 0.81-0.92x on resnet50's 128->128 and 0.87x on densenet121's 128->32 at 28x28 (49 tiles).
+    // Stop 33, the same A/B on AMD EPYC Zen 4 (2 threads, 15-20 pairs, Winograd forced against this rule's
+    // choice): Winograd took 0.61-0.62x the pixel-major conv's time on vgg19's 512->512 at 14x14, 0.81x on
+    // resnet50's 256->256 at 14x14 (its im2col GEMM before), 0.68-0.69x on its 128->128 at 28x28; the pixel-major
+    // conv stays ahead on densenet121's 128->32 (Winograd 1.2x at 28x28, 1.5x at 14x14, 3x at 7x7) and on 7x7
+    // planes (resnet50's 512->512: 2.2x).
+    if (half_rate ? tiles < 16 || C * M < 16384 : tiles < 32 || (tiles < 64 && C * M < 65536)) return false;
+  }
   return tiles >= 32 || (tiles >= 16 && C * M >= min_cm);
 }
 

@@ -17,6 +17,10 @@ struct CpuFeatures {
   bool f16c = false;
   KernelIsa isa = KernelIsa::kScalar;  // best allowed ISA after the env cap
   long l2_bytes = 512 << 10;           // L2 cache per core (sysconf; 512 KiB when the host does not say)
+  // AVX-512 executed on 256-bit units (AMD Zen 4, family 19h): a zmm FMA costs two ymm ones, so the FMA peak is
+  // AVX2's and trading FMAs for memory traffic pays less than on Intel's full-width units. The conv path rules
+  // measured on both kinds of host differ by it (conv_winograd.cpp, conv_pixel_major.cpp).
+  bool avx512_double_pumped = false;
 };
 
 /** Features of the host, computed once (thread-safe). */

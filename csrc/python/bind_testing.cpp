@@ -67,6 +67,7 @@ void bind_testing(py::module_& t) {
         d["avx2"] = f.avx2;
         d["avx512"] = f.avx512;
         d["f16c"] = f.f16c;
+        d["avx512_double_pumped"] = f.avx512_double_pumped;
         d["host_threads"] = ThreadPool::instance().concurrency();
         return d;
       },
