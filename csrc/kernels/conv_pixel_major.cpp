@@ -117,9 +117,9 @@ __attribute__((always_inline)) inline void store_channel(typename V::T v, const 
  * The AVX-512 tile's transposed store: per 8 channels, pixels 0-7 and 8-13 of tile[r][32] are two 8x8 transposes
  * in ymm registers (rows past len zero), joined per channel into one zmm of its len pixels for store_channel.
  * Until stop 33 each channel was one masked gather from the tile: on AMD Zen 4, whose gathers are microcoded, the
- * store took 13% of the 7x7/2 stem's samples (single thread); the shuffles cost a fraction of that there and no
- * more on Intel. (A scalar copy plus one epilogue call per channel took 14% of the kernel's time on a 3x3/2 conv
- * over 128 channels.)
+ * store took 13% of the 7x7/2 stem's samples (single thread); with the shuffles the pixel-major stem went
+ * from 1.12x the direct conv's time to 1.02x there (through run_op). Not measured on Intel since. (A scalar
+ * copy plus one epilogue call per channel took 14% of the kernel's time on a 3x3/2 conv over 128 channels.)
  */
 ACL_SIM_TARGET_AVX512 void store_tile_avx512(const float* tile, int64_t len, int64_t channels, float* dst,
                                              const float* res, int64_t P, const float* bias, const Activation& act) {
