@@ -137,9 +137,15 @@ GemmBlocking choose_gemm_blocking(int64_t M, int64_t N, int64_t K, const MicroKe
   // 7x7 0.88-0.90x, 1x1 2048->512 at 7x7 0.90-0.92x, 3x3/2 512 0.89x, 1x1 1024->256 at 14x14 0.97x),
   // densenet121 0.993, vgg19 0.996, PP-OCR 0.988-1.004; AVX-512 0.98-1.008. A 512 KiB budget gave AVX2
   // resnet50 0.985.
+  // Stop 33 (AMD EPYC Zen 4, 1 MiB L2, AVX2, 2 threads, 80-100 alternated calls, two runs): slices of 1024 took
+  // 1024^3 0.975-0.981x the time of 512, 64x576x3136 0.982-0.986x, 128x768x3072 0.986-0.988x, 128x3072x768
+  // 0.976-0.995x (512^3, one slice either way: 0.987x, the method's noise); in-model light_resnet50 1.002x,
+  // densenet121 0.993x (20 pairs, `ACL_SIM_GEMM_KC=1024`). So 1024 where L2 holds 1 MiB or more (stop 25's
+  // Intel host, 2 MiB: even with 512); 512 below (Zen 3's 512 KiB: not measured).
   const int64_t widest = static_cast<int64_t>(mk.max_nv) * mk.lanes;
   const int64_t narrow_kc = l2_bytes() / (4 * ceil_div(std::max<int64_t>(N, 1), widest) * widest);
-  const int64_t kc_max = env_int("ACL_SIM_GEMM_KC", std::max<int64_t>(mk.mr <= 4 ? 512 : 256, narrow_kc));
+  const int64_t wide_kc = mk.mr <= 4 ? (l2_bytes() >= (1 << 20) ? 1024 : 512) : 256;
+  const int64_t kc_max = env_int("ACL_SIM_GEMM_KC", std::max<int64_t>(wide_kc, narrow_kc));
   static const int64_t mc_max = env_int("ACL_SIM_GEMM_MC", int64_t{1} << 40);
   static const int64_t nc_env = env_int("ACL_SIM_GEMM_NC", 0);
   GemmBlocking b;
