@@ -22,12 +22,9 @@ CpuFeatures detect() {
   f.avx512 = f.avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
              __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (f.avx512 && __get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
-    const bool amd = ebx == 0x68747541u && edx == 0x69746e65u && ecx == 0x444d4163u;  // "AuthenticAMD"
-    if (amd && __get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
-      const unsigned family = ((eax >> 8) & 0xf) + ((eax >> 20) & 0xff);
-      f.avx512_double_pumped = family == 0x19;  // Zen 4 (Zen 3, also 19h, has no AVX-512; Zen 5 is 1Ah)
-    }
+  if (f.avx512 && __builtin_cpu_is("amd") && __get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+    const unsigned family = ((eax >> 8) & 0xf) + ((eax >> 20) & 0xff);
+    f.avx512_double_pumped = family == 0x19;  // Zen 4 (Zen 3, also 19h, has no AVX-512; Zen 5 is 1Ah)
   }
 #endif
 #if defined(_SC_LEVEL2_CACHE_SIZE)

@@ -148,7 +148,7 @@ def machine_header() -> str:
             if _cpu_time else
             "wall clock, all cores on both sides, calls alternated, median of per-pair ratios after warm-up")
     isa = k["isa"] + (" (AVX-512 on 256-bit units: Zen 4 conv rules)"
-                      if k["isa"] == "avx512" and k.get("avx512_double_pumped") else "")
+                      if k["isa"] == "avx512" and k["avx512_double_pumped"] else "")
     return (f"CPU: {_cpu_model()}, {os.cpu_count()} cores ({_cpu_isa()}); acl_sim kernel ISA {isa}, "
             f"GEMM micro-kernel {k['gemm_kernel']}, {k['host_threads']} pool threads; {load}; "
             f"Python {platform.python_version()}.\nTiming: {mode}.")
