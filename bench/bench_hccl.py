@@ -8,7 +8,8 @@ and 8 ranks, 1 KiB .. 256 MiB; time, algbw and busbw as nccl-tests defines them
 Reference measured in the same run (host NumPy, one thread):
   AllReduce: sum the n ranks' buffers (np.add into an accumulator) plus one copy of
              the result back to each rank -- the issue's reference;
-  AllGather: n-1 copies of each rank's block into each other rank's output;
+  AllGather: each rank's block copied into every rank's output (n x n blocks: the send and
+             receive buffers are separate, so a rank's own block is copied too);
   Broadcast: n-1 copies of the root's buffer.
 Timing: every rank issues `iters` collectives on its own stream and
 synchronises; t = (last rank done - first rank start) / iters.
@@ -149,13 +150,14 @@ def time_reference(op, n, nbytes, iters):
         outs = [np.zeros(block * n, np.float32) for _ in range(n)]
         ins = [np.full(block, r, np.float32) for r in range(n)]
 
-        def once():
+        def once():  # every rank's output holds all n blocks, its own included (separate send and recv buffers)
             for r in range(n):
                 for j in range(n):
-                    if j != r:
-                        np.copyto(outs[r][j * block:(j + 1) * block], ins[j])
+                    np.copyto(outs[r][j * block:(j + 1) * block], ins[j])
     else:
-        bufs = [np.zeros(count, np.float32) for r in range(n)]
+        # Filled, not np.zeros: an untouched calloc'd root reads the kernel's zero page, which stays in cache
+        # (until stop 34 that made the 256 MiB reference copy read nothing: 2-2.9x "slower" acl_sim rows).
+        bufs = [np.full(count, r + 1, np.float32) for r in range(n)]
 
         def once():
             for b in bufs[1:]:
@@ -188,7 +190,12 @@ def main():
             for nbytes in sizes(args.min_bytes, args.max_bytes):
                 if nbytes // n // 4 == 0:
                     continue
-                once = time_collective(op, ranks, nbytes, 1)  # warm-up and estimate
+                # The first call of a size allocates and first-touches its buffers (after the previous op freed
+                # 256 MiB ones: up to ~1 ms), so it warms up only; the estimate that sizes the timed loop comes
+                # after it. Until stop 34 one call did both, and a slow first 1 KiB call left 3 timed iterations
+                # whose thread start-up showed as 43-224 us per collective (the 1 KiB Broadcast and AllGather rows).
+                time_collective(op, ranks, nbytes, 1)
+                once = time_collective(op, ranks, nbytes, 3 if nbytes <= 1 << 24 else 1)
                 iters = int(min(2000, max(3, args.budget / max(once, 1e-7))))
                 t = time_collective(op, ranks, nbytes, iters)
                 ref = time_reference(op, n, nbytes, max(2, min(iters, int(args.budget / 2 / max(t, 1e-7)))))
