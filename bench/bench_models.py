@@ -51,6 +51,18 @@ PROFILED_RUNS = 10
 PROFILE_WARMUP = 2
 
 
+# One-node convs (input, weight shapes, attributes): bench_models.py times the first two against onnxruntime,
+# bench_model_path.py all of them against the kernel alone; between them they take every conv path (Winograd, the
+# pixel-major conv, the direct conv, the strided im2col GEMM, the plain GEMM).
+ONE_NODE_CONVS = {
+    "conv3x3_64": ([1, 64, 56, 56], [64, 64, 3, 3], {"pads": [1, 1, 1, 1]}),
+    "conv3x3_512": ([1, 512, 7, 7], [512, 512, 3, 3], {"pads": [1, 1, 1, 1]}),
+    "conv7x7s2_stem": ([1, 3, 224, 224], [64, 3, 7, 7], {"pads": [3, 3, 3, 3], "strides": [2, 2]}),
+    "conv3x3s2_128": ([1, 128, 56, 56], [128, 128, 3, 3], {"pads": [1, 1, 1, 1], "strides": [2, 2]}),
+    "conv1x1_64_256": ([1, 64, 56, 56], [256, 64, 1, 1], {}),
+}
+
+
 def _one_node_path(name: str) -> str:
     """ONNX file of a one-node model (weights as initializers, like a real model's)."""
     import onnx
@@ -76,9 +88,11 @@ def _one_node_path(name: str) -> str:
                               initializer=[numpy_helper.from_array(w, "w")])
         model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
         model.ir_version = 8
+    elif name in ONE_NODE_CONVS:
+        xs, ws, attrs = ONE_NODE_CONVS[name]
+        model, _ = bt.single_op_model("Conv", xs, ws, attrs)
     else:
-        c, hw = (64, 56) if name == "conv3x3_64" else (512, 7)
-        model, _ = bt.single_op_model("Conv", [1, c, hw, hw], [c, c, 3, 3], {"pads": [1, 1, 1, 1]})
+        raise SystemExit(f"unknown one-node model {name}")
     fd, tmp = tempfile.mkstemp(dir=WORK, suffix=".part")
     os.close(fd)
     onnx.save(model, tmp)
@@ -103,7 +117,7 @@ def model_case(name):
     elif name == "transformer":
         path = models.transformer_encoder_path()
         inp, shape, dtype = "x", [1, 16, 64], np.float32
-    elif name in ("matmul1024", "conv3x3_64", "conv3x3_512", "relu16"):
+    elif name in ("matmul1024", "relu16") or name in ONE_NODE_CONVS:
         path = _one_node_path(name)
         (inp, shape, dtype), = zoo.graph_inputs(onnx.load(path))
     else:
