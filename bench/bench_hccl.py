@@ -156,7 +156,7 @@ def time_reference(op, n, nbytes, iters):
                     np.copyto(outs[r][j * block:(j + 1) * block], ins[j])
     else:
         # Filled, not np.zeros: an untouched calloc'd root reads the kernel's zero page, which stays in cache
-        # (until stop 34 that made the 256 MiB reference copy read nothing: 2-2.9x "slower" acl_sim rows).
+        # (until stop 34 the reference copy read almost nothing, and the 64-256 MiB rows read 1.3-2.9x).
         bufs = [np.full(count, r + 1, np.float32) for r in range(n)]
 
         def once():

@@ -28,11 +28,11 @@ import bench_timing as bt  # noqa: E402
 from kernel_harness import bound_op  # noqa: E402
 
 CASES = [
-    ("Conv 3x3 64->64 56x56", "conv3x3_64", "Conv", {"pads": [1, 1, 1, 1]}),
-    ("Conv 3x3 512->512 7x7", "conv3x3_512", "Conv", {"pads": [1, 1, 1, 1]}),
+    ("Conv 3x3 64->64 56x56", "conv3x3_64", "Conv", bm.ONE_NODE_CONVS["conv3x3_64"][2]),
+    ("Conv 3x3 512->512 7x7", "conv3x3_512", "Conv", bm.ONE_NODE_CONVS["conv3x3_512"][2]),
     ("Conv 7x7/2 3->64 224 (stem)", "conv7x7s2_stem", "Conv", bm.ONE_NODE_CONVS["conv7x7s2_stem"][2]),
     ("Conv 3x3/2 128->128 56x56", "conv3x3s2_128", "Conv", bm.ONE_NODE_CONVS["conv3x3s2_128"][2]),
-    ("Conv 1x1 64->256 56x56", "conv1x1_64_256", "Conv", {}),
+    ("Conv 1x1 64->256 56x56", "conv1x1_64_256", "Conv", bm.ONE_NODE_CONVS["conv1x1_64_256"][2]),
     ("MatMul 1024^3", "matmul1024", "MatMul", {}),
     ("Relu 16 elements (fixed cost)", "relu16", "Relu", {}),
 ]
