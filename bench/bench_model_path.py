@@ -27,14 +27,15 @@ import bench_models as bm  # noqa: E402
 import bench_timing as bt  # noqa: E402
 from kernel_harness import bound_op  # noqa: E402
 
+# (label, bench_models one-node model); the kernel runs that model's node, its op and attributes as the file has them.
 CASES = [
-    ("Conv 3x3 64->64 56x56", "conv3x3_64", "Conv", bm.ONE_NODE_CONVS["conv3x3_64"][2]),
-    ("Conv 3x3 512->512 7x7", "conv3x3_512", "Conv", bm.ONE_NODE_CONVS["conv3x3_512"][2]),
-    ("Conv 7x7/2 3->64 224 (stem)", "conv7x7s2_stem", "Conv", bm.ONE_NODE_CONVS["conv7x7s2_stem"][2]),
-    ("Conv 3x3/2 128->128 56x56", "conv3x3s2_128", "Conv", bm.ONE_NODE_CONVS["conv3x3s2_128"][2]),
-    ("Conv 1x1 64->256 56x56", "conv1x1_64_256", "Conv", bm.ONE_NODE_CONVS["conv1x1_64_256"][2]),
-    ("MatMul 1024^3", "matmul1024", "MatMul", {}),
-    ("Relu 16 elements (fixed cost)", "relu16", "Relu", {}),
+    ("Conv 3x3 64->64 56x56", "conv3x3_64"),
+    ("Conv 3x3 512->512 7x7", "conv3x3_512"),
+    ("Conv 7x7/2 3->64 224 (stem)", "conv7x7s2_stem"),
+    ("Conv 3x3/2 128->128 56x56", "conv3x3s2_128"),
+    ("Conv 1x1 64->256 56x56", "conv1x1_64_256"),
+    ("MatMul 1024^3", "matmul1024"),
+    ("Relu 16 elements (fixed cost)", "relu16"),
 ]
 
 
@@ -44,6 +45,14 @@ def weights_of(onnx_path):
 
     m = onnx.load(onnx_path)
     return [numpy_helper.to_array(t) for t in m.graph.initializer], m
+
+
+def node_op(model):
+    """The one node's op type and attributes, as run_op takes them."""
+    from onnx import helper
+
+    node = model.graph.node[0]
+    return node.op_type, {a.name: helper.get_attribute_value(a) for a in node.attribute}
 
 
 def main():
@@ -60,7 +69,7 @@ def main():
     assert ret == 0
     print(bt.machine_header(), flush=True)
     rows = []
-    for label, name, op, attrs in CASES:
+    for label, name in CASES:
         path, shape_opt, feeds = bm.model_case(name)
         (x,) = feeds.values()
         om = bm.atc(path, shape_opt, os.path.join(bm.WORK, "om", name))
@@ -68,6 +77,7 @@ def main():
         names = {t.name: a for t, a in zip(model.graph.initializer, inits)}
         ins = [x] + [names[i] for i in model.graph.node[0].input[1:]]
         y_shape = [d.dim_value for d in model.graph.output[0].type.tensor_type.shape.dim]
+        op, attrs = node_op(model)
         kernel = bound_op(op, ins, [y_shape], [np.float32], attrs)
         tm = testing_model.Model.from_file(om)
         graph = lambda: tm.run([x])  # noqa: E731

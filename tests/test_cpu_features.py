@@ -2,25 +2,12 @@
 double-pumping flag that switches the conv path rules measured on AMD Zen 4 (kernels/cpu_features.h), read
 against what the kernel reports in /proc/cpuinfo."""
 from acl_sim._core import testing
+from acl_sim.tools.timing import cpu_info
 from conftest import run_check_in_child
 
 
-def _cpuinfo() -> dict:
-    info = {}
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if not line.strip():
-                    break  # the first processor is enough
-                key, _, value = line.partition(":")
-                info[key.strip()] = value.strip()
-    except OSError:
-        pass
-    return info
-
-
 def test_double_pumped_flag_matches_cpuinfo():
-    info = _cpuinfo()
+    info = cpu_info()
     k = testing.kernel_isa()
     flags = info.get("flags", "").split()
     avx512 = all(f in flags for f in ("avx512f", "avx512bw", "avx512vl", "avx512dq"))

@@ -108,23 +108,27 @@ def table(headers: list[str], rows: list[list]) -> str:
 COMPARE_HEADERS = ["case", "acl_sim ms", "ref ms", "ratio (median of pairs)", "pairs"]
 
 
-def _cpu_model() -> str:
+def cpu_info() -> dict[str, str]:
+    """The first processor's fields in /proc/cpuinfo (empty where the host has none)."""
+    info: dict[str, str] = {}
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
             for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+                if not line.strip():
+                    break
+                key, _, value = line.partition(":")
+                info[key.strip()] = value.strip()
     except OSError:
         pass
-    return platform.processor() or platform.machine()
+    return info
+
+
+def _cpu_model() -> str:
+    return cpu_info().get("model name") or platform.processor() or platform.machine()
 
 
 def _cpu_isa() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            flags = next((l.split(":", 1)[1].split() for l in f if l.startswith("flags")), [])
-    except OSError:
-        flags = []
+    flags = cpu_info().get("flags", "").split()
     have = [x for x in ("avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_bf16", "amx_tile")
             if x in flags]
     return " ".join(have) or "?"
