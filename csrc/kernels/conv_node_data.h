@@ -13,10 +13,11 @@ namespace acl_sim {
 struct ConvNodeData {
   struct Fresh {};
   explicit ConvNodeData(Fresh) {}
-  mutable NodeCache winograd;     // PackedWeights: U = G g G^T (conv_winograd.h)
-  mutable NodeCache pixel_major;  // PackedWeights: pixel_major_pack_weights (conv_pixel_major.h)
-  mutable NodeCache direct;       // PackedWeights: direct_pack_weights (conv_direct_packed.h)
-  mutable NodeCache gemm_a;       // PackedWeights: pack_a_panels per group (gemm.h)
+  mutable NodeCache winograd;       // PackedWeights: U = G g G^T in panels of the micro-kernels' mr rows
+  mutable NodeCache winograd_tall;  // the same in panels of tall_mr rows (conv_winograd.h: winograd_panel_rows)
+  mutable NodeCache pixel_major;    // PackedWeights: pixel_major_pack_weights (conv_pixel_major.h)
+  mutable NodeCache direct;         // PackedWeights: direct_pack_weights (conv_direct_packed.h)
+  mutable NodeCache gemm_a;         // PackedWeights: pack_a_panels per group (gemm.h)
 };
 
 /** The node's ConvNodeData, created empty on first use; thread-safe. */

@@ -142,12 +142,16 @@ void run_conv(OpContext& ctx) {
       (wmode == DirectMode::kAll ||
        (!other_forced && (cached || winograd_per_call_pays) &&
         winograd_conv_preferred(g, C, M, N, pixel_major_ready)))) {
-    auto transform = [&](float* dst) { winograd_transform_weights(W.data(), M, C, dst); };
+    // U's panels follow the kernel the batch's tile count picks, so a dynamic batch may need both layouts.
+    const int64_t mr = winograd_panel_rows(g, N);
+    const size_t u_size = static_cast<size_t>(winograd_weights_floats(M, C, mr));
+    auto transform = [&](float* dst) { winograd_transform_weights(W.data(), M, C, mr, dst); };
     const float* u;
     if (cached) {
-      u = packed_once(conv_node_data(*ctx.cache).winograd, static_cast<size_t>(36 * M * C), transform);
+      const ConvNodeData& data = conv_node_data(*ctx.cache);
+      u = packed_once(mr == micro_kernels().mr ? data.winograd : data.winograd_tall, u_size, transform);
     } else {
-      float* fresh = t_winograd_u.get(static_cast<size_t>(36 * M * C));
+      float* fresh = t_winograd_u.get(u_size);
       transform(fresh);
       u = fresh;
     }

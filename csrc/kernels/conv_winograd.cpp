@@ -14,9 +14,13 @@
 // 28x28 / 14x14: 0.93x / 0.85x one-node, 0.94x over its 3x3 convs in the model).
 // The transforms run on such vectors: the input transform writes V_xi in the
 // packed-B layout of the GEMM micro-kernels (strips of W tiles, C rows each),
-// the GEMMs read U_xi in place (row-major [M, C], the micro-kernels' direct-A
-// path) and write [M-chunk, block] per xi, and the output transform reads
-// those back one vector of tiles at a time.
+// the GEMMs read U_xi packed in the micro-kernels' A panels (built once per
+// model; read in place as row-major [M, C] instead, in a model each call's mr
+// rows came from memory as mr short streams: stop 35, Zen 4, A/B inside
+// light_resnet50, 30 pairs: the 3x3 convs at 14x14 0.61-0.64x the time on
+// AVX2 and 0.72-0.75x on AVX-512, at 28x28 0.83-0.87x / 0.77-0.80x, 56x56
+// even; the model 0.946x / 0.958x) and write [M-chunk, block] per xi, and the
+// output transform reads those back one vector of tiles at a time.
 //
 // Work split: a job is one block of tiles (whole strips) and one share of the
 // output channels; blocks are cut over the flattened (image, tile row, tile
@@ -61,7 +65,7 @@ struct Plan {
   bool tile_major;
   int64_t in_off[kXi];    // patch value (row k, column c) of lane 0 at base + in_off[6k + c] (see input_run)
   const float* xs;
-  const float* u;
+  const float* u;  // U_xi in micro-kernel panels of mr rows (winograd_transform_weights)
   float* y;
   const float* bias;
   const float* res;
@@ -196,9 +200,12 @@ void prepare_input(const float* x, Plan& p, int64_t threads, bool avx512) {
 
 }  // namespace
 
-void winograd_transform_weights(const float* w, int64_t M, int64_t C, float* u) {
-  // One output channel at a time through a [36][C] row buffer: writing the 36 matrices directly would be 36
-  // streams M*C floats apart, which alias in the cache when M*C is a large power of two.
+void winograd_transform_weights(const float* w, int64_t M, int64_t C, int64_t mr, float* u) {
+  // One output channel at a time through a [36][C] row buffer, scattered into the 36 matrices' panels.
+  const int64_t Mp = ceil_div(M, mr) * mr;
+  for (int64_t xi = 0; xi < kXi; ++xi)
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t m = M; m < Mp; ++m) u[xi * Mp * C + (m / mr) * mr * C + c * mr + m % mr] = 0.f;
   auto rows = [&](int64_t m0, int64_t m1) {
     thread_local Scratch<float> t_row;
     thread_local Scratch<double> t_gt;
@@ -209,8 +216,9 @@ void winograd_transform_weights(const float* w, int64_t M, int64_t C, float* u) 
       if (cpu_features().isa == KernelIsa::kAvx512) isa512::transform_row(w + m * C * 9, C, gt, row);
       else isa256::transform_row(w + m * C * 9, C, gt, row);
 #endif
+      float* dst = u + (m / mr) * mr * C + m % mr;
       for (int64_t xi = 0; xi < kXi; ++xi)
-        std::memcpy(u + (xi * M + m) * C, row + xi * C, static_cast<size_t>(C) * sizeof(float));
+        for (int64_t c = 0; c < C; ++c) dst[xi * Mp * C + c * mr] = row[xi * C + c];
     }
   };
   ThreadPool& pool = ThreadPool::instance();
@@ -223,6 +231,12 @@ void winograd_transform_weights(const float* w, int64_t M, int64_t C, float* u) 
       rows(M * ci / chunks, M * (ci + 1) / chunks);
     });
   }
+}
+
+int64_t winograd_panel_rows(const SpatialGeometry& g, int64_t N) {
+  const MicroKernelSet& mk = micro_kernels();
+  const int64_t T = N * ceil_div(g.out[0], 4) * ceil_div(g.out[1], 4);
+  return mk.tall_mr && T <= 2 * mk.lanes ? mk.tall_mr : mk.mr;
 }
 
 bool winograd_conv_supported(const SpatialGeometry& g) {
@@ -319,7 +333,7 @@ void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeomet
   // 3x3 256 -> 256 convs at 14x14 (bench_node_ab.py, 20 pairs), and 1.1x on wider strips (28x28), which keep
   // the 4x24 kernel.
   p.column = mk.column;
-  if (mk.tall_mr && p.T <= 2 * mk.lanes) {
+  if (winograd_panel_rows(g, N) != mk.mr) {
     p.W = 2 * mk.lanes;
     p.mr = mk.tall_mr;
     p.kernels = mk.tall;

@@ -24,11 +24,21 @@
 
 namespace acl_sim {
 
-/** Winograd-transformed 3x3 weights: 36 row-major [M, C] matrices U_xi, xi = 6 * row + column. */
+/**
+ * Winograd-transformed 3x3 weights U = G g G^T: 36 matrices U_xi [M, C] (xi = 6 * row + column), each in the
+ * GEMM micro-kernels' packed-A layout, panels of mr rows (M rounded up to mr, the extra rows zero), C steps of
+ * mr floats per panel. U streams from memory on every run of a model (4x the weights); packed, each kernel
+ * call reads one contiguous panel, which the hardware prefetcher follows, where reading row-major U in place
+ * was mr short streams a row (C floats) apart.
+ */
+inline int64_t winograd_weights_floats(int64_t M, int64_t C, int64_t mr) { return 36 * ((M + mr - 1) / mr) * mr * C; }
 
-/** U = G g G^T per (m, c) of weights w [M, C, 3, 3], computed in double and rounded once. Thread-safe; only
+/** The panel rows (mr) winograd_conv_f32 reads U in for this geometry and batch: the micro-kernel it picks. */
+int64_t winograd_panel_rows(const SpatialGeometry& g, int64_t N);
+
+/** U for weights w [M, C, 3, 3] in panels of mr rows, computed in double and rounded once. Thread-safe; only
  * where winograd_conv_supported (its vectorised loops are the AVX-512 / AVX2 ones). */
-void winograd_transform_weights(const float* w, int64_t M, int64_t C, float* u);
+void winograd_transform_weights(const float* w, int64_t M, int64_t C, int64_t mr, float* u);
 
 /** True when g is a 2-D 3x3 window with stride 1 and dilation 1 and this host has the SIMD kernels (AVX2+). */
 bool winograd_conv_supported(const SpatialGeometry& g);
@@ -42,7 +52,7 @@ bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int
 
 /**
  * y = act(conv3x3(x, w) + bias[m] + residual) for a batch: x [N, C, IH, IW], u the transformed weights
- * (winograd_transform_weights), y and residual [N, M, OH, OW] (residual and bias may be null).
+ * (winograd_transform_weights with mr = winograd_panel_rows(g, N)), y and residual [N, M, OH, OW] (residual and bias may be null).
  * Runs on the caller plus the pool; blocks until done.
  */
 void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeometry& g, const float* u, int64_t M,
