@@ -54,6 +54,21 @@ __attribute__((always_inline)) inline void prefetch_a_ahead(const float* const (
   for (int i = 0; i < MR; ++i) _mm_prefetch(reinterpret_cast<const char*>(rows[i] + k + kAPrefetchAhead), _MM_HINT_T0);
 }
 
+
+/**
+ * A packed A panel's lines kAPrefetchAhead k steps past step k (16 steps are MR lines). Winograd's U, packed and
+ * streamed from DRAM on every run, asks for it on a panel's first strip: stop 35 (Zen 4, in-model A/B, 30-40
+ * pairs) light_resnet50's 3x3 256->256 at 14x14 0.83-0.86x the time on AVX2 and 0.89x on AVX-512, the other
+ * Winograd convs 0.93-0.99x; 160 steps ahead measured the same as 64. The GEMM's packed weights do not ask
+ * (TileEpilogue::prefetch_packed_a): there it measured 1.0-1.07x on the 1x1 convs at K <= 512.
+ */
+template <int MR>
+__attribute__((always_inline)) inline void prefetch_packed_a_ahead(const float* a, int64_t k) {
+#pragma GCC unroll 8
+  for (int l = 0; l < MR; ++l)
+    _mm_prefetch(reinterpret_cast<const char*>(a + (k + kAPrefetchAhead) * MR + 16 * l), _MM_HINT_T0);
+}
+
 /**
  * Where a k step reads its B row: the packed strip (kPack false: src unused), or (kPack true) row k of the
  * row-major source matrix, src[j] with src advancing by ldb per step, which the step also writes into the
@@ -131,6 +146,14 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
         for (int64_t kk = k; kk < k + 16; ++kk) step<V16, MR, NV, kDirect, kPack>(acc, rows, b, kk, &from);
       }
     }
+  } else {
+    if (ep && ep->prefetch_packed_a) {
+      for (; k + 16 <= kc; k += 16) {
+        prefetch_packed_a_ahead<MR>(a, k);
+#pragma GCC unroll 2
+        for (int64_t kk = k; kk < k + 16; ++kk) step<V16, MR, NV, kDirect, kPack>(acc, rows, b, kk, &from);
+      }
+    }
   }
 #pragma GCC unroll 2
   for (; k < kc; ++k) step<V16, MR, NV, kDirect, kPack>(acc, rows, b, k, &from);
@@ -203,6 +226,15 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
     if (ep && ep->prefetch_a) {
       for (; k + 16 <= kc; k += 16) {
         prefetch_a_ahead<MR>(rows, k);
+#pragma GCC unroll 2
+        for (int64_t kk = k; kk < k + 16; ++kk) step<V8, MR, NV, kDirect, kPack>(acc, rows, b, kk, &from);
+      }
+    }
+  }
+  if constexpr (!kDirect && S == 1) {
+    if (ep && ep->prefetch_packed_a) {
+      for (; k + 16 <= kc; k += 16) {
+        prefetch_packed_a_ahead<MR>(a, k);
 #pragma GCC unroll 2
         for (int64_t kk = k; kk < k + 16; ++kk) step<V8, MR, NV, kDirect, kPack>(acc, rows, b, kk, &from);
       }

@@ -22,6 +22,7 @@ struct TileEpilogue {
   const float* row_bias = nullptr;  // one value per row of the tile (row i: row_bias[i]), or null
   bool relu = false;                // max(v, 0) after the bias, NaN -> 0 as bias_activation does
   bool prefetch_a = false;          // the first strip of an in-place A panel: A may still be in memory
+  bool prefetch_packed_a = false;   // the same for a packed A panel (Winograd's U)
 };
 
 /**
