@@ -52,7 +52,8 @@ bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int
 
 /**
  * y = act(conv3x3(x, w) + bias[m] + residual) for a batch: x [N, C, IH, IW], u the transformed weights
- * (winograd_transform_weights with mr = winograd_panel_rows(g, N)), y and residual [N, M, OH, OW] (residual and bias may be null).
+ * (winograd_transform_weights with mr = winograd_panel_rows(g, N)), y and residual [N, M, OH, OW] (residual
+ * and bias may be null).
  * Runs on the caller plus the pool; blocks until done.
  */
 void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeometry& g, const float* u, int64_t M,

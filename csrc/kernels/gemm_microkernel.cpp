@@ -54,7 +54,6 @@ __attribute__((always_inline)) inline void prefetch_a_ahead(const float* const (
   for (int i = 0; i < MR; ++i) _mm_prefetch(reinterpret_cast<const char*>(rows[i] + k + kAPrefetchAhead), _MM_HINT_T0);
 }
 
-
 /**
  * A packed A panel's lines kAPrefetchAhead k steps past step k (16 steps are MR lines). Winograd's U, packed and
  * streamed from DRAM on every run, asks for it on a panel's first strip: stop 35 (Zen 4, in-model A/B, 30-40

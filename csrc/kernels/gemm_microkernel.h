@@ -14,9 +14,9 @@ namespace acl_sim {
 
 /**
  * What a micro-kernel applies to its tile in registers as it stores it (on the last K slice): the row's bias,
- * then Relu; and whether it prefetches in-place A ahead of its k loop. A separate pass over the finished tile
- * cost 14% of the kernel's time on a 1x1 conv over 64 channels (AVX2); the GEMM driver still takes that pass
- * for the other epilogues (column bias, a residual that is not C itself, other activations).
+ * then Relu; and whether it prefetches A (in place or packed) ahead of its k loop. A separate pass over the
+ * finished tile cost 14% of the kernel's time on a 1x1 conv over 64 channels (AVX2); the GEMM driver still takes
+ * that pass for the other epilogues (column bias, a residual that is not C itself, other activations).
  */
 struct TileEpilogue {
   const float* row_bias = nullptr;  // one value per row of the tile (row i: row_bias[i]), or null
