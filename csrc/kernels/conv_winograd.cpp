@@ -202,10 +202,11 @@ void prepare_input(const float* x, Plan& p, int64_t threads, bool avx512) {
 
 void winograd_transform_weights(const float* w, int64_t M, int64_t C, int64_t mr, float* u) {
   // One output channel at a time through a [36][C] row buffer, scattered into the 36 matrices' panels.
-  const int64_t Mp = ceil_div(M, mr) * mr;
-  for (int64_t xi = 0; xi < kXi; ++xi)
-    for (int64_t c = 0; c < C; ++c)
-      for (int64_t m = M; m < Mp; ++m) u[xi * Mp * C + (m / mr) * mr * C + c * mr + m % mr] = 0.f;
+  const int64_t stride = winograd_matrix_floats(M, C, mr);
+  auto panel_row = [&](int64_t m) { return u + (m / mr) * mr * C + m % mr; };  // (xi 0, c 0) of row m
+  for (int64_t m = M; m < ceil_div(M, mr) * mr; ++m)
+    for (int64_t xi = 0; xi < kXi; ++xi)
+      for (int64_t c = 0; c < C; ++c) panel_row(m)[xi * stride + c * mr] = 0.f;
   auto rows = [&](int64_t m0, int64_t m1) {
     thread_local Scratch<float> t_row;
     thread_local Scratch<double> t_gt;
@@ -216,9 +217,9 @@ void winograd_transform_weights(const float* w, int64_t M, int64_t C, int64_t mr
       if (cpu_features().isa == KernelIsa::kAvx512) isa512::transform_row(w + m * C * 9, C, gt, row);
       else isa256::transform_row(w + m * C * 9, C, gt, row);
 #endif
-      float* dst = u + (m / mr) * mr * C + m % mr;
+      float* dst = panel_row(m);
       for (int64_t xi = 0; xi < kXi; ++xi)
-        for (int64_t c = 0; c < C; ++c) dst[xi * Mp * C + c * mr] = row[xi * C + c];
+        for (int64_t c = 0; c < C; ++c) dst[xi * stride + c * mr] = row[xi * C + c];
     }
   };
   ThreadPool& pool = ThreadPool::instance();

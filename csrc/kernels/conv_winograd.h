@@ -29,9 +29,14 @@ namespace acl_sim {
  * GEMM micro-kernels' packed-A layout, panels of mr rows (M rounded up to mr, the extra rows zero), C steps of
  * mr floats per panel. U streams from memory on every run of a model (4x the weights); packed, each kernel
  * call reads one contiguous panel, which the hardware prefetcher follows, where reading row-major U in place
- * was mr short streams a row (C floats) apart.
+ * was mr short streams a row (C floats) apart. One U_xi, M rounded up to mr rows:
  */
-inline int64_t winograd_weights_floats(int64_t M, int64_t C, int64_t mr) { return 36 * ((M + mr - 1) / mr) * mr * C; }
+inline int64_t winograd_matrix_floats(int64_t M, int64_t C, int64_t mr) { return (M + mr - 1) / mr * mr * C; }
+
+/** All of U: 36 matrices of winograd_matrix_floats. */
+inline int64_t winograd_weights_floats(int64_t M, int64_t C, int64_t mr) {
+  return 36 * winograd_matrix_floats(M, C, mr);
+}
 
 /** The panel rows (mr) winograd_conv_f32 reads U in for this geometry and batch: the micro-kernel it picks. */
 int64_t winograd_panel_rows(const SpatialGeometry& g, int64_t N);

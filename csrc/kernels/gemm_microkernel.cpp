@@ -68,6 +68,19 @@ __attribute__((always_inline)) inline void prefetch_packed_a_ahead(const float* 
     _mm_prefetch(reinterpret_cast<const char*>(a + (k + kAPrefetchAhead) * MR + 16 * l), _MM_HINT_T0);
 }
 
+/** Whether ep asks for this kernel's A (in place or packed) ahead of its k loop. */
+template <bool kDirect>
+inline bool prefetches_a(const TileEpilogue* ep) {
+  return ep && (kDirect ? ep->prefetch_a : ep->prefetch_packed_a);
+}
+
+/** A's lines kAPrefetchAhead k steps past step k: each in-place row's, or the packed panel's. */
+template <int MR, bool kDirect>
+__attribute__((always_inline)) inline void prefetch_ahead(const float* const (&rows)[MR], const float* a, int64_t k) {
+  if constexpr (kDirect) prefetch_a_ahead<MR>(rows, k);
+  else prefetch_packed_a_ahead<MR>(a, k);
+}
+
 /**
  * Where a k step reads its B row: the packed strip (kPack false: src unused), or (kPack true) row k of the
  * row-major source matrix, src[j] with src advancing by ldb per step, which the step also writes into the
@@ -137,21 +150,11 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
   for (int i = 0; i < MR; ++i) rows[i] = a + (kDirect ? (i < m_valid ? i : m_valid - 1) * lda : i);
   prefetch_c(c, ldc, m_valid, NV * W);
   int64_t k = 0;
-  if constexpr (kDirect) {
-    if (ep && ep->prefetch_a) {
-      for (; k + 16 <= kc; k += 16) {
-        prefetch_a_ahead<MR>(rows, k);
+  if (prefetches_a<kDirect>(ep)) {
+    for (; k + 16 <= kc; k += 16) {
+      prefetch_ahead<MR, kDirect>(rows, a, k);
 #pragma GCC unroll 2
-        for (int64_t kk = k; kk < k + 16; ++kk) step<V16, MR, NV, kDirect, kPack>(acc, rows, b, kk, &from);
-      }
-    }
-  } else {
-    if (ep && ep->prefetch_packed_a) {
-      for (; k + 16 <= kc; k += 16) {
-        prefetch_packed_a_ahead<MR>(a, k);
-#pragma GCC unroll 2
-        for (int64_t kk = k; kk < k + 16; ++kk) step<V16, MR, NV, kDirect, kPack>(acc, rows, b, kk, &from);
-      }
+      for (int64_t kk = k; kk < k + 16; ++kk) step<V16, MR, NV, kDirect, kPack>(acc, rows, b, kk, &from);
     }
   }
 #pragma GCC unroll 2
@@ -221,19 +224,10 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
       b += 2 * NV * W;
     }
   }
-  if constexpr (kDirect && S == 1) {
-    if (ep && ep->prefetch_a) {
+  if constexpr (S == 1) {
+    if (prefetches_a<kDirect>(ep)) {
       for (; k + 16 <= kc; k += 16) {
-        prefetch_a_ahead<MR>(rows, k);
-#pragma GCC unroll 2
-        for (int64_t kk = k; kk < k + 16; ++kk) step<V8, MR, NV, kDirect, kPack>(acc, rows, b, kk, &from);
-      }
-    }
-  }
-  if constexpr (!kDirect && S == 1) {
-    if (ep && ep->prefetch_packed_a) {
-      for (; k + 16 <= kc; k += 16) {
-        prefetch_packed_a_ahead<MR>(a, k);
+        prefetch_ahead<MR, kDirect>(rows, a, k);
 #pragma GCC unroll 2
         for (int64_t kk = k; kk < k + 16; ++kk) step<V8, MR, NV, kDirect, kPack>(acc, rows, b, kk, &from);
       }
