@@ -280,6 +280,14 @@ def _direct_paths_check():
         if at.get("group", 1) == 1:  # residual epilogue
             (y,) = run_op("Conv", [x, w, b, r], [want.shape], [np.float32], at)
             assert_close_accum(y, want + r, np.float32, int(np.prod(ws[1:])))
+            # Bias, residual and ReLU are applied in the kernels' stores; other activations in a pass after.
+            (y,) = run_op("Conv", [x, w, b, r], [want.shape], [np.float32],
+                          dict(at, activation="LeakyRelu", activation_alpha=0.1))
+            s = want + r
+            assert_close_accum(y, np.where(s >= 0, s, 0.1 * s), np.float32, int(np.prod(ws[1:])))
+            (y,) = run_op("Conv", [x, w, None, r], [want.shape], [np.float32], dict(at, activation="Relu"))
+            assert_close_accum(y, np.maximum(want - b.reshape([-1] + [1] * (want.ndim - 2)) + r, 0), np.float32,
+                               int(np.prod(ws[1:])))
 
 
 @pytest.mark.parametrize("direct", ["all", "1", "0"], ids=["direct", "auto", "gemm"])

@@ -29,15 +29,18 @@ thread_local Scratch<float> t_ctile;
 
 /**
  * c[i*ldc + j] (=|+=) sum_k a[i*lda + k] * b[off[k] + j] for i < m_valid, j < n_valid. kMasked: columns past
- * n_valid are never read (the last strip may end at the input buffer's end).
+ * n_valid are never read (the last strip may end at the input buffer's end). ep (or nullptr) is the conv's
+ * epilogue, applied in registers before the store of the last K slice, in finish_run's order (+ residual,
+ * + bias, ReLU), so the results are those of the pass it replaces.
  */
 using ConvKernelFn = void (*)(int64_t kc, const float* a, int64_t lda, const float* b, const int64_t* off, float* c,
-                              int64_t ldc, int m_valid, int n_valid, bool accumulate);
+                              int64_t ldc, int m_valid, int n_valid, bool accumulate, const DirectStripEpilogue* ep);
 
 #if defined(__x86_64__)
 template <int MR, int NV, bool kMasked>
 ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda, const float* b, const int64_t* off,
-                                         float* c, int64_t ldc, int m_valid, int n_valid, bool accumulate) {
+                                         float* c, int64_t ldc, int m_valid, int n_valid, bool accumulate,
+                                         const DirectStripEpilogue* ep) {
   constexpr int W = 16;
   __m512 acc[MR][NV];
 #pragma GCC unroll 8
@@ -70,23 +73,32 @@ ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda
   for (int i = 0; i < MR; ++i) {
     if (i >= m_valid) break;
     float* row = c + i * ldc;
+    const float* res = ep && ep->residual ? ep->residual + i * ep->ldr : nullptr;
+    const __m512 bias = _mm512_set1_ps(ep && ep->bias ? ep->bias[i] : 0.f);
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
       __m512 v = acc[i][j];
-      if (!kMasked || mask[j] == 0xffff) {  // unmasked where whole: AMD's masked stores are slow
-        if (accumulate) v = _mm512_add_ps(v, _mm512_loadu_ps(row + j * W));
-        _mm512_storeu_ps(row + j * W, v);
-        continue;
+      const bool whole = !kMasked || mask[j] == 0xffff;  // unmasked where whole: AMD's masked stores are slow
+      if (accumulate)
+        v = _mm512_add_ps(v, whole ? _mm512_loadu_ps(row + j * W) : _mm512_maskz_loadu_ps(mask[j], row + j * W));
+      if (ep) {
+        if (res)
+          v = _mm512_add_ps(v, whole ? _mm512_loadu_ps(res + j * W) : _mm512_maskz_loadu_ps(mask[j], res + j * W));
+        v = _mm512_add_ps(v, bias);
+        if (ep->relu) v = _mm512_max_ps(v, _mm512_setzero_ps());
       }
-      if (accumulate) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask[j], row + j * W));
-      _mm512_mask_storeu_ps(row + j * W, mask[j], v);
+      if (whole)
+        _mm512_storeu_ps(row + j * W, v);
+      else
+        _mm512_mask_storeu_ps(row + j * W, mask[j], v);
     }
   }
 }
 
 template <int MR, int NV, bool kMasked>
 ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, int64_t lda, const float* b, const int64_t* off,
-                                     float* c, int64_t ldc, int m_valid, int n_valid, bool accumulate) {
+                                     float* c, int64_t ldc, int m_valid, int n_valid, bool accumulate,
+                                     const DirectStripEpilogue* ep) {
   constexpr int W = 8;
   __m256 acc[MR][NV];
 #pragma GCC unroll 8
@@ -96,9 +108,12 @@ ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, int64_t lda, co
   const float* rows[MR];
 #pragma GCC unroll 8
   for (int i = 0; i < MR; ++i) rows[i] = a + (i < m_valid ? i : m_valid - 1) * lda;
+  // Only the masked kernels (n_valid < NV * W) need masks. Built in every call, they were spilled to the stack
+  // while the store queue still held the previous strip's missed stores (the 3x3/2 stem's kernel, caches
+  // flushed, 0.84x the time without them).
   __m256i mask[NV];
 #pragma GCC unroll 4
-  for (int j = 0; j < NV; ++j) mask[j] = simd::V8::mask(n_valid - j * W);
+  for (int j = 0; j < NV; ++j) mask[j] = kMasked ? simd::V8::mask(n_valid - j * W) : _mm256_set1_epi32(-1);
   int64_t k = 0;
   if constexpr (MR * NV < 8) {
     // Too few accumulators to cover the FMA latency (the 4x8 edge strip): a second set takes odd k.
@@ -143,18 +158,25 @@ ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, int64_t lda, co
   for (int i = 0; i < MR; ++i) {
     if (i >= m_valid) break;
     float* row = c + i * ldc;
+    const float* res = ep && ep->residual ? ep->residual + i * ep->ldr : nullptr;
+    const __m256 bias = _mm256_set1_ps(ep && ep->bias ? ep->bias[i] : 0.f);
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
-      const int n = n_valid - j * W;
+      const int n = kMasked ? n_valid - j * W : W;
       if (n <= 0) break;
+      const bool whole = n >= W;
       __m256 v = acc[i][j];
-      if (n >= W) {
-        if (accumulate) v = _mm256_add_ps(v, _mm256_loadu_ps(row + j * W));
-        _mm256_storeu_ps(row + j * W, v);
-      } else {
-        if (accumulate) v = _mm256_add_ps(v, _mm256_maskload_ps(row + j * W, mask[j]));
-        _mm256_maskstore_ps(row + j * W, mask[j], v);
+      if (accumulate)
+        v = _mm256_add_ps(v, whole ? _mm256_loadu_ps(row + j * W) : _mm256_maskload_ps(row + j * W, mask[j]));
+      if (ep) {
+        if (res) v = _mm256_add_ps(v, whole ? _mm256_loadu_ps(res + j * W) : _mm256_maskload_ps(res + j * W, mask[j]));
+        v = _mm256_add_ps(v, bias);
+        if (ep->relu) v = _mm256_max_ps(v, _mm256_setzero_ps());
       }
+      if (whole)
+        _mm256_storeu_ps(row + j * W, v);
+      else
+        _mm256_maskstore_ps(row + j * W, mask[j], v);
     }
   }
 }
@@ -163,7 +185,7 @@ ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, int64_t lda, co
 /** Portable path (also the reference the SIMD kernels are tested against through the op). */
 template <int MR, int NR, bool kMasked>
 void kernel_scalar(int64_t kc, const float* a, int64_t lda, const float* b, const int64_t* off, float* c, int64_t ldc,
-                   int m_valid, int n_valid, bool accumulate) {
+                   int m_valid, int n_valid, bool accumulate, const DirectStripEpilogue* ep) {
   float acc[MR][NR] = {};
   for (int64_t k = 0; k < kc; ++k) {
     const float* bk = b + off[k];
@@ -173,7 +195,15 @@ void kernel_scalar(int64_t kc, const float* a, int64_t lda, const float* b, cons
     }
   }
   for (int i = 0; i < m_valid; ++i)
-    for (int j = 0; j < n_valid; ++j) c[i * ldc + j] = accumulate ? c[i * ldc + j] + acc[i][j] : acc[i][j];
+    for (int j = 0; j < n_valid; ++j) {
+      float v = accumulate ? c[i * ldc + j] + acc[i][j] : acc[i][j];
+      if (ep) {
+        if (ep->residual) v += ep->residual[i * ep->ldr + j];
+        v += ep->bias ? ep->bias[i] : 0.f;
+        if (ep->relu) v = v > 0.f ? v : 0.f;
+      }
+      c[i * ldc + j] = v;
+    }
 }
 
 struct ConvKernels {
@@ -224,12 +254,24 @@ struct Plan {
   const float* wpack;    // w as [panel][k][8] (conv_direct_packed.h), or nullptr
   float* y;
   const GemmEpilogue* ep;  // without the residual when y holds it
+  // ep is at most bias, residual and ReLU: kernels writing y in place apply it in their last slice's stores.
+  bool epilogue_in_kernel;
   // The residual is y's own buffer (in place): the first K slice accumulates onto y (in place out, by
   // rows), or the copy-out adds the tile to y (tile buffer).
   bool y_holds_residual;
   int64_t kc, widest;
   int64_t m_blocks, n_blocks;  // the tile grid: near-equal blocks of whole MR panels x whole widest strips
 };
+
+/** The epilogue of the strip at output row m, position q of a plane ld floats long (rows of y are P apart). */
+DirectStripEpilogue strip_epilogue(const Plan& p, int64_t m, int64_t q, int64_t ld) {
+  DirectStripEpilogue dep;
+  dep.bias = p.ep->row_bias ? p.ep->row_bias + m : nullptr;
+  dep.residual = p.ep->residual ? p.ep->residual + m * ld + q : nullptr;
+  dep.ldr = ld;
+  dep.relu = p.ep->act.plain_relu();
+  return dep;
+}
 
 int64_t strip_width(int64_t remaining, const ConvKernels& ks) {
   const int64_t widest = ks.max_nv * ks.lanes;
@@ -307,8 +349,7 @@ void run_tile(const Plan& p, size_t index) {
   if (p.wpack && full > 0 && extra_cols <= kDirectMaxExtra * full) {
     // Written in place (no junk columns) with at most bias, residual and ReLU: the last K slice's store applies
     // them, and there is no epilogue pass over the tile.
-    const GemmEpilogue& gep = *p.ep;
-    const bool in_kernel = p.in_place_out && (gep.act.none() || gep.act.plain_relu());
+    const bool in_kernel = p.in_place_out && p.epilogue_in_kernel;
     for (int64_t k0 = 0; k0 < p.K; k0 += p.kc) {
       const int64_t kc = std::min(p.kc, p.K - k0);
       const bool last_slice = k0 + kc == p.K;
@@ -318,13 +359,7 @@ void run_tile(const Plan& p, size_t index) {
         for (int64_t i = 0; i < mc; i += ks.mr) {
           const int m_valid = static_cast<int>(std::min<int64_t>(ks.mr, mc - i));
           const float* ap = p.wpack + (m0 + i) * p.K + k0 * kDirectPanelRows;
-          DirectStripEpilogue dep;
-          if (in_kernel && last_slice) {
-            dep.bias = gep.row_bias ? gep.row_bias + m0 + i : nullptr;
-            dep.residual = gep.residual ? gep.residual + (m0 + i) * ldt + n0 + j : nullptr;
-            dep.ldr = ldt;
-            dep.relu = gep.act.plain_relu();
-          }
+          const DirectStripEpilogue dep = strip_epilogue(p, m0 + i, n0 + j, ldt);
           fn(kc, ap, i + ks.mr < mc ? ap + ks.mr * p.K : nullptr, p.xp + n0 + j, p.off + k0, ct + i * ldt + j, ldt,
              m_valid, k0 > 0 || (p.in_place_out && p.y_holds_residual), in_kernel && last_slice ? &dep : nullptr);
         }
@@ -334,14 +369,19 @@ void run_tile(const Plan& p, size_t index) {
     if (!in_kernel) emit(p, m0, mc, n0, nc, ct, ldt);
     return;
   }
+  // Written in place, the last K slice's stores finish the outputs (strip_epilogue); a tile buffer is emitted.
+  const bool in_kernel = p.in_place_out && p.epilogue_in_kernel;
   for (int64_t k0 = 0; k0 < p.K; k0 += p.kc) {
     const int64_t kc = std::min(p.kc, p.K - k0);
     const bool accumulate = k0 > 0 || (p.in_place_out && p.y_holds_residual);
+    const bool finish = in_kernel && k0 + kc == p.K;
     auto strip = [&](int64_t i, int64_t j, int64_t width) {
       const int n_valid = static_cast<int>(std::min(width, nc - j));
       const int m_valid = static_cast<int>(std::min<int64_t>(ks.mr, mc - i));
+      const DirectStripEpilogue dep = strip_epilogue(p, m0 + i, n0 + j, ldt);
       kernel_for(width, n_valid < width, ks)(kc, p.w + (m0 + i) * p.K + k0, p.K, p.xp + n0 + j, p.off + k0,
-                                             ct + i * ldt + j, ldt, m_valid, n_valid, accumulate);
+                                             ct + i * ldt + j, ldt, m_valid, n_valid, accumulate,
+                                             finish ? &dep : nullptr);
     };
     // Wide-output convs (1x1 64->256: M >= 4K) sweep each weight panel along its rows, so the output is
     // written row after row (measured ~2% faster); otherwise each strip's input stays in L1 across M.
@@ -361,7 +401,7 @@ void run_tile(const Plan& p, size_t index) {
     }
   }
   // Finished per tile, row by row (sequential residual reads), not per micro-tile: measured no slower.
-  emit(p, m0, mc, n0, nc, ct, ldt);
+  if (!in_kernel) emit(p, m0, mc, n0, nc, ct, ldt);
 }
 
 /**
@@ -381,6 +421,7 @@ void run_tile_rows(const Plan& p, size_t index) {
   const bool finish = has_epilogue(ep);
   for (int64_t k0 = 0; k0 < p.K; k0 += p.kc) {
     const int64_t kc = std::min(p.kc, p.K - k0);
+    const bool last_slice = k0 + kc == p.K;
     for (int64_t r = r0; r < r1; ++r) {
       for (int64_t j = 0; j < p.OW;) {
         const int64_t width = strip_width(p.OW - j, ks);
@@ -388,15 +429,25 @@ void run_tile_rows(const Plan& p, size_t index) {
         const ConvKernelFn fn = kernel_for(width, n_valid < width, ks);
         for (int64_t i = 0; i < mc; i += ks.mr) {
           const int m_valid = static_cast<int>(std::min<int64_t>(ks.mr, mc - i));
-          fn(kc, p.w + (m0 + i) * p.K + k0, p.K, p.xp + r * p.pitch + j, p.off + k0, p.y + (m0 + i) * P + r * p.OW + j,
-             P, m_valid, n_valid, k0 > 0 || p.y_holds_residual);
+          const DirectStripEpilogue dep = strip_epilogue(p, m0 + i, r * p.OW + j, P);
+          float* out = p.y + (m0 + i) * P + r * p.OW + j;
+          fn(kc, p.w + (m0 + i) * p.K + k0, p.K, p.xp + r * p.pitch + j, p.off + k0, out, P, m_valid, n_valid,
+             k0 > 0 || p.y_holds_residual, last_slice && p.epilogue_in_kernel ? &dep : nullptr);
+          // The next output row's lines of this strip, for writing: the kernels' stores alone, 4 rows a
+          // whole plane apart, do not train the hardware prefetcher, and every line they touch missed. Stop 36,
+          // in-model A/B (Zen 4, 30 pairs), with the epilogue moved into the stores: the stems 7x7/2 3->64 and
+          // 3x3/2 3->64 0.82-0.96x the time on both ISAs. The prefetch alone, one-node stems with caches
+          // flushed: 0.68-0.93x.
+          if (r + 1 < r1)
+            for (int m = 0; m < m_valid; ++m)
+              for (int64_t q = 0; q < n_valid; q += 16) __builtin_prefetch(out + m * P + p.OW + q, 1, 3);
         }
         j += width;
       }
-      // The finished row's epilogue while its mc x OW outputs are still in L1: as one pass over the tile after
-      // its last slice it read the tile back from L3 (the stem 7x7/2 3->64 at 112x112, 1.6 MiB a tile: 6% of
-      // its samples on AVX2). Stop 32, in-model A/B (Zen 4, AVX2, 30 pairs): the stem 0.98x the time.
-      if (finish && k0 + kc == p.K)
+      // Other activations: the finished row's epilogue while its mc x OW outputs are still in L1. As one pass
+      // over the tile after its last slice it read the tile back from L3 (the stem 7x7/2 3->64 at 112x112,
+      // 1.6 MiB a tile: 6% of its samples on AVX2).
+      if (finish && last_slice && !p.epilogue_in_kernel)
         for (int64_t m = m0; m < m0 + mc; ++m)
           finish_run(p.y + m * P + r * p.OW, ep.residual ? ep.residual + m * P + r * p.OW : nullptr, p.OW,
                      ep.row_bias ? ep.row_bias[m] : 0.f, ep.act);
@@ -464,6 +515,7 @@ void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g,
   p.y_holds_residual = ep.residual != nullptr && ep.residual == y;
   if (p.y_holds_residual) own_ep.residual = nullptr;
   p.ep = &own_ep;
+  p.epilogue_in_kernel = has_epilogue(own_ep) && (own_ep.act.none() || own_ep.act.plain_relu());
   p.xp = in.xp;
   p.off = in.off;
   const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;
