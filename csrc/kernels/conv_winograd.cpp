@@ -271,7 +271,14 @@ bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int
   // Where a zmm FMA costs two ymm ones (Zen 4), the FMAs Winograd saves weigh twice as much as on Intel's
   // full-width units, and the two kinds of host disagree on the small planes:
   const bool half_rate = avx512 && cpu_features().avx512_double_pumped;
-  const int64_t min_cm = avx512 && !half_rate ? 131072 : 65536;
+  // At 16-31 tiles (13x13 and 14x14 planes at batch 1), from C * M = 16384 since U is packed and prefetched
+  // (stop 35). Stop 36, A/B inside the models on Zen 4 (2 threads, 20-40 pairs, Winograd against the path
+  // this rule chose before): squeezenet's 3x3 64->256 at 13x13 0.58-0.66x the time on AVX2 and 0.60-0.77x on
+  // AVX-512; inception_v1's 96->208 .. 160->320 at 13x13 0.52-0.76x on both; inception_v2's 128->128 ..
+  // 192->256 at 14x14 0.51-0.63x. Below 16384 the gain turns: squeezenet's 48->192 (9216) 1.17-1.2x on AVX2
+  // (0.74-0.92x on AVX-512), densenet121's 128->32 (4096) 1.5x. Intel's full-rate AVX-512 keeps its measured
+  // 131072 (not re-measured with U packed).
+  const int64_t min_cm = avx512 && !half_rate ? 131072 : 16384;
   if (pixel_major_ready && avx512 && N == 1) {
     // Stop 24, with the pixel-major conv's weights packed once per model, A/B inside the models on AVX-512
     // (Intel Xeon, 2 threads, 20 pairs): it took 0.73-0.74x Winograd's time on vgg19's 3x3 512->512 at 14x14
