@@ -82,7 +82,7 @@ def ort_nodes(name: str, runs: int) -> list[tuple[str, float]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("model", choices=bm.ALL)
+    ap.add_argument("model", choices=bm.ALL + bm.LIGHT_MORE)
     ap.add_argument("--runs", type=int, default=40)
     ap.add_argument("--all", action="store_true", help="also print every conv pair")
     args = ap.parse_args()

@@ -38,6 +38,8 @@ import model_zoo_random as zoo  # noqa: E402
 
 ALL = ["resnet50", "densenet121", "vgg19", "ppocr_det", "ppocr_rec", "ppocr_cls", "transformer",
        "matmul1024", "conv3x3_64", "conv3x3_512"]
+# The onnx wheel's other light_* models: not in the issue's list, but what a user tries next (--models light).
+LIGHT_MORE = ["bvlc_alexnet", "inception_v1", "inception_v2", "shufflenet", "squeezenet", "zfnet512"]
 PPOCR_SHAPES = {"det": [1, 3, 640, 640], "rec": [1, 3, 48, 320], "cls": [8, 3, 48, 192]}
 LABELS = {"resnet50": "light_resnet50 (random weights)", "densenet121": "light_densenet121 (random weights)",
           "vgg19": "light_vgg19 (random weights)", "ppocr_det": "PP-OCRv4 det 1x3x640x640",
@@ -46,6 +48,10 @@ LABELS = {"resnet50": "light_resnet50 (random weights)", "densenet121": "light_d
           "matmul1024": "one-node MatMul 1024^3, execute only (ref: numpy.matmul)",
           "conv3x3_64": "one-node Conv 3x3 64->64 56x56", "conv3x3_512": "one-node Conv 3x3 512->512 7x7"}
 WORK = os.path.join(models.MODELS_CACHE, "bench_models")
+
+
+def label(name: str) -> str:
+    return f"light_{name} (random weights)" if name in LIGHT_MORE else LABELS.get(name, name)
 ACL_MEM_MALLOC_HUGE_FIRST, H2D, D2H = 0, 1, 2
 PROFILED_RUNS = 10
 PROFILE_WARMUP = 2
@@ -105,7 +111,7 @@ def model_case(name):
     import onnx
 
     shape_opt = None
-    if name in ("resnet50", "densenet121", "vgg19"):
+    if name in ("resnet50", "densenet121", "vgg19") or name in LIGHT_MORE:
         path = zoo.light_random_path(name)
         (inp, shape, dtype), = zoo.graph_inputs(onnx.load(path, load_external_data=False))
     elif name.startswith("ppocr_"):
@@ -276,7 +282,7 @@ def main():
     assert acl.rt.set_device(0) == 0
     ctx, ret = acl.rt.create_context(0)
     assert ret == 0
-    names = args.models.split(",")
+    names = [m for n in args.models.split(",") for m in (LIGHT_MORE if n == "light" else [n])]
     header = bt.machine_header()
     print(header, flush=True)
     rows = []
@@ -285,10 +291,10 @@ def main():
             r = bench(acl, name, args.seconds)
             c = r["cmp"]
             ref = "numpy" if name == "matmul1024" else "onnxruntime"
-            rows.append([LABELS.get(name, name), bt.ms(c.ours_s), f"{bt.ms(c.ref_s)} ({ref})", f"{c.ratio:.2f}x",
+            rows.append([label(name), bt.ms(c.ours_s), f"{bt.ms(c.ref_s)} ({ref})", f"{c.ratio:.2f}x",
                          str(c.pairs), f"{r['err']:.1e}"])
         except Exception as exc:  # report and continue: one failing model must not hide the rest
-            rows.append([LABELS.get(name, name), "", "", f"failed: {type(exc).__name__}: {str(exc)[:120]}", "", ""])
+            rows.append([label(name), "", "", f"failed: {type(exc).__name__}: {str(exc)[:120]}", "", ""])
         print("  ".join(rows[-1]), flush=True)
     report = [bt.table(["model (public path: atc, load, memcpy + execute + memcpy)", "acl_sim ms", "reference ms",
                         "acl_sim / reference", "pairs", "max |diff| / max |ref|"], rows)]
@@ -296,7 +302,7 @@ def main():
     print(report[0])
     if args.prof:
         for name in names:
-            title = (f"{LABELS.get(name, name)}: acl_sim time by op type (profiler op_summary.csv, "
+            title = (f"{label(name)}: acl_sim time by op type (profiler op_summary.csv, "
                      f"{PROFILED_RUNS} runs after {PROFILE_WARMUP} warm-up)")
             report += [f"\n{title}\n", profile_table(acl, name)]
             print("\n".join(report[-2:]), flush=True)

@@ -39,7 +39,7 @@ def main() -> None:
     import bench_models as bm
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("model", choices=bm.ALL)
+    ap.add_argument("model", choices=bm.ALL + bm.LIGHT_MORE)
     ap.add_argument("a")
     ap.add_argument("b")
     ap.add_argument("--pairs", type=int, default=30)
