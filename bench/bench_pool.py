@@ -22,6 +22,10 @@ from kernel_harness import bound_op  # noqa: E402
 CASES = [
     ("MaxPool 3x3/2 p1 1x64x112x112", "MaxPool", (1, 64, 112, 112), None,
      {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),
+    # light_squeezenet's three (unpadded, odd planes).
+    ("MaxPool 3x3/2 1x64x111x111", "MaxPool", (1, 64, 111, 111), None, {"kernel_shape": [3, 3], "strides": [2, 2]}),
+    ("MaxPool 3x3/2 1x128x55x55", "MaxPool", (1, 128, 55, 55), None, {"kernel_shape": [3, 3], "strides": [2, 2]}),
+    ("MaxPool 3x3/2 1x256x27x27", "MaxPool", (1, 256, 27, 27), None, {"kernel_shape": [3, 3], "strides": [2, 2]}),
     ("MaxPool 2x2/2 8x200x2x96", "MaxPool", (8, 200, 2, 96), None, {"kernel_shape": [2, 2], "strides": [2, 2]}),
     ("MaxPool 2x2/2 1x64x112x112", "MaxPool", (1, 64, 112, 112), None, {"kernel_shape": [2, 2], "strides": [2, 2]}),
     ("AvgPool 3x3/1 p1 1x128x28x28", "AveragePool", (1, 128, 28, 28), None,
