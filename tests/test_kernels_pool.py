@@ -257,3 +257,30 @@ def _avg3s1_check():
 @pytest.mark.parametrize("isa", ["avx512", "avx2", "scalar"])
 def test_avg_pool_3x3s1p1_per_isa(isa):
     run_check_in_child("test_kernels_pool", "_avg3s1_check()", ACL_SIM_KERNEL_ISA=isa)
+
+
+# MaxPool 3x3 stride 1 padded by one on every side (inception's pool branches) takes the same kernel with -inf
+# padding: 7x7 planes, one and two rows, widths under / over / off the vector widths; NaN taps are skipped as the
+# row path skips them, and windows of another padding stay on the generic path alongside.
+MAX3S1_SHAPES = [(1, 4, 7, 7), (2, 2, 1, 5), (1, 1, 2, 3), (1, 2, 14, 17), (1, 1, 5, 33), (1, 3, 28, 28)]
+
+
+def _max3s1_check():
+    rng = np.random.default_rng(17)
+    at = {"kernel_shape": [3, 3], "strides": [1, 1], "pads": [1, 1, 1, 1]}
+    for xs in MAX3S1_SHAPES:
+        x = randn(rng, xs)
+        x.flat[rng.integers(0, x.size, 2)] = np.nan
+        want, _ = _ref("max", np.where(np.isnan(x), -np.inf, x), at)
+        (y,) = run_op("MaxPool", [x], [want.shape], [np.float32], at)
+        np.testing.assert_array_equal(y, want.astype(np.float32), err_msg=str(xs))
+    x = randn(rng, (1, 2, 6, 9))
+    at = {"kernel_shape": [3, 3], "strides": [1, 1], "pads": [1, 1, 0, 0]}
+    want, _ = _ref("max", x, at)
+    (y,) = run_op("MaxPool", [x], [want.shape], [np.float32], at)
+    np.testing.assert_array_equal(y, want.astype(np.float32))
+
+
+@pytest.mark.parametrize("isa", ["avx512", "avx2", "scalar"])
+def test_max_pool_3x3s1p1_per_isa(isa):
+    run_check_in_child("test_kernels_pool", "_max3s1_check()", ACL_SIM_KERNEL_ISA=isa)

@@ -303,17 +303,16 @@ void run_pool_f32(OpContext& ctx, PoolKind kind) {
                          P.s[2] == 2 && P.d[1] == 1 && P.d[2] == 1 && P.pb[1] == 0 && P.pb[2] == 0 &&
                          P.pe[1] == 0 && P.pe[2] == 0 && 2 * P.out[1] <= P.in[1] && 2 * P.out[2] <= P.in[2] &&
                          avg_pool_2x2s2_supported();
-  // And the 3x3/1 AveragePool padded by one on every side (a same-size blur).
-  const bool avg_3x3s1p1 = kind == PoolKind::kAvg && P.nsp == 2 && P.k[1] == 3 && P.k[2] == 3 && P.s[1] == 1 &&
-                           P.s[2] == 1 && P.d[1] == 1 && P.d[2] == 1 && P.pb[1] == 1 && P.pb[2] == 1 &&
-                           P.pe[1] == 1 && P.pe[2] == 1 && P.out[1] == P.in[1] && P.out[2] == P.in[2] &&
-                           avg_pool_3x3s1p1_supported(P.in[1], P.in[2]);
+  // And the 3x3/1 Max- or AveragePool padded by one on every side (a same-size blur; inception's pool branches).
+  const bool same_3x3 = row_path && P.nsp == 2 && P.k[1] == 3 && P.k[2] == 3 && P.s[1] == 1 && P.s[2] == 1 &&
+                        P.d[1] == 1 && P.d[2] == 1 && P.pb[1] == 1 && P.pb[2] == 1 && P.pe[1] == 1 && P.pe[2] == 1 &&
+                        P.out[1] == P.in[1] && P.out[2] == P.in[2] && pool_3x3s1p1_supported(P.in[1], P.in[2]);
   ThreadPool::instance().parallel_for(static_cast<size_t>(tasks), [&](size_t t) {
     const int64_t first = static_cast<int64_t>(t) * per_task, last = std::min(planes, first + per_task);
-    if (avg_3x3s1p1) {
+    if (same_3x3) {
       for (int64_t pl = first; pl < last; ++pl)
-        avg_pool_3x3s1p1_plane_f32(X.data() + pl * in_size, P.in[1], P.in[2], Y.data() + pl * out_size,
-                                   P.count_include_pad);
+        pool_3x3s1p1_plane_f32(kind == PoolKind::kMax, X.data() + pl * in_size, P.in[1], P.in[2],
+                               Y.data() + pl * out_size, P.count_include_pad);
       return;
     }
     if (avg_2x2s2) {

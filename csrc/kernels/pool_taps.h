@@ -40,15 +40,16 @@ bool avg_pool_2x2s2_supported();
  */
 void avg_pool_2x2s2_plane_f32(const float* x, int64_t IW, float* y, int64_t OH, int64_t OW);
 
-/** True when avg_pool_3x3s1p1_plane_f32 runs here (AVX-512, AVX2) for an IH x IW plane (IW >= 3). */
-bool avg_pool_3x3s1p1_supported(int64_t IH, int64_t IW);
+/** True when pool_3x3s1p1_plane_f32 runs here (AVX-512, AVX2) for an IH x IW plane (IW >= 3). */
+bool pool_3x3s1p1_supported(int64_t IH, int64_t IW);
 
 /**
- * AveragePool 3x3, stride 1, dilation 1, one pad on each side (output IH x IW), count_include_pad as given, over
- * one plane: the generic row path's sums and scaling, a vector at a time over zero-padded row copies (the row
- * path took 2.6x onnxruntime's time on 1x128x28x28: three calls per output row, masked tails).
+ * MaxPool (is_max) or AveragePool 3x3, stride 1, dilation 1, one pad on each side (output IH x IW),
+ * count_include_pad as given (AveragePool), over one plane: the generic row path's results, a vector at a time
+ * over padded row copies (the row path took 2.6x onnxruntime's time on a 1x128x28x28 AveragePool, three calls
+ * per output row and masked tails; the inception blocks' 3x3/1 MaxPool on 7x7 planes, 5-10x).
  */
-void avg_pool_3x3s1p1_plane_f32(const float* x, int64_t IH, int64_t IW, float* y, bool include_pad);
+void pool_3x3s1p1_plane_f32(bool is_max, const float* x, int64_t IH, int64_t IW, float* y, bool include_pad);
 
 /** Sum / max of x[0..n) for a window that is the whole plane (a NaN is skipped by the max). */
 float plane_sum_f32(const float* x, int64_t n);
