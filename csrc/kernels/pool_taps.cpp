@@ -121,7 +121,7 @@ __attribute__((always_inline)) inline void max_3x3s2_simd(const float* x, int64_
       const T a = V::load(p), b = V::load(p + W);
       const T e2 = V::evens(V::load(p + 2), V::load(p + W + 2));
       const T out = V::max(V::max(V::evens(a, b), V::odds(a, b)), e2);
-      if (j + W <= OW) V::store(yrow + j, out);
+      if (oh * OW + j + W <= OH * OW) V::store(yrow + j, out);  // a spill lands in later rows, written after
       else V::store_n(yrow + j, out, static_cast<int>(OW - j));
     }
   }
@@ -186,11 +186,14 @@ __attribute__((always_inline)) inline void pool_3x3s1p1_simd(const float* x, int
           acc = V::max(V::load(p + 1), acc);
           acc = V::max(V::load(p + 2), acc);
         }
-        if (j + W <= IW) V::store(yrow + j, acc);
+        if (oh * IW + j + W <= IH * IW) V::store(yrow + j, acc);  // see below
         else V::store_n(yrow + j, acc, static_cast<int>(IW - j));
       }
       continue;
     }
+    const int64_t rows = r1 - r0;
+    const float count = include_pad ? 9.f : static_cast<float>(rows * 3);
+    const T scale = V::set1(1.f / count);
     for (int64_t j = 0; j < IW; j += W) {
       T acc = V::zero();
       for (int64_t r = r0; r < r1; ++r) {
@@ -200,13 +203,11 @@ __attribute__((always_inline)) inline void pool_3x3s1p1_simd(const float* x, int
         acc = V::add(acc, V::load(p + 2));
       }
       V::store(sums + j, acc);
+      // A row's last vector may spill into the rows after it, which are written later: only a vector that would
+      // spill past the plane needs the masked store (slow on AMD: on 14-column rows it was one store in two).
+      if (oh * IW + j + W <= IH * IW) V::store(yrow + j, V::mul(acc, scale));
+      else V::store_n(yrow + j, V::mul(acc, scale), static_cast<int>(IW - j));
     }
-    const int64_t rows = r1 - r0;
-    const float count = include_pad ? 9.f : static_cast<float>(rows * 3);
-    const T scale = V::set1(1.f / count);
-    int64_t j = 0;
-    for (; j + W <= IW; j += W) V::store(yrow + j, V::mul(V::load(sums + j), scale));
-    if (j < IW) V::store_n(yrow + j, V::mul(V::load(sums + j), scale), static_cast<int>(IW - j));
     const float edge = include_pad ? 9.f : static_cast<float>(rows * 2);
     yrow[0] = sums[0] / edge;
     yrow[IW - 1] = sums[IW - 1] / edge;
