@@ -468,10 +468,11 @@ bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_r
   // Strided windows over many channels (3x3/2 at 128 channels) measured ~7% slower than im2col: taps
   // alternate between phase planes. Few channels (the 7x7/2 stem, 3 channels) gain ~12%.
   if (strided && !pointwise && channels > 16) return false;
-  // Unless the input outgrows L2: the phase split copies all of it (from DRAM), where im2col reads it in place.
-  // Stop 36, in-model A/B (Zen 4, 1 MiB L2, 30 pairs): PP-OCR det's 3x3/2 3->16 on 640x640 (4.9 MB) took 0.78x
-  // the time on the GEMM (AVX2; AVX-512 0.80x), the model 0.984x / 0.987x.
-  if (strided && !pointwise && channels * g.in_size() * 4 > cpu_features().l2_bytes) return false;
+  // Unless the input is well past L2's size: the phase split copies all of it (from DRAM), where im2col reads it
+  // in place. Stop 36, in-model A/B (Zen 4, 1 MiB L2, 30 pairs): PP-OCR det's 3x3/2 3->16 on 640x640 (4.9 MB) took
+  // 0.78x the time on the GEMM (AVX2; AVX-512 0.80x), the model 0.984x / 0.987x, while the 224x224 stems (0.6 MB)
+  // stay ahead on the direct conv. Twice L2 keeps those stems direct on Zen 3's 512 KiB L2 too (not measured).
+  if (strided && !pointwise && channels * g.in_size() * 4 > 2 * cpu_features().l2_bytes) return false;
   // Stride 1 over very few channels (vgg19's first conv, 3x3 3->64 at 224: K = 27) measured 1.16x slower
   // than the im2col GEMM, whose im2col costs little there (K x P values for 64 x K x P FMAs).
   if (!strided && !pointwise && channels < 8) return false;
