@@ -436,7 +436,7 @@ void run_tile_rows(const Plan& p, size_t index) {
           // The next output row's lines of this strip, for writing: the kernels' stores alone, 4 rows a
           // whole plane apart, do not train the hardware prefetcher, and every line they touch missed. Stop 36,
           // in-model A/B (Zen 4, 30 pairs), with the epilogue moved into the stores: the stems 7x7/2 3->64 and
-          // 3x3/2 3->64 0.82-0.96x the time on both ISAs. The prefetch alone, one-node stems with caches
+          // 3x3/2 3->64 0.83-0.96x the time on both ISAs. The prefetch alone, one-node stems with caches
           // flushed: 0.68-0.93x.
           if (r + 1 < r1)
             for (int m = 0; m < m_valid; ++m)
