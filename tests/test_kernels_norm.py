@@ -4,6 +4,7 @@ MeanVarianceNormalization, LpNormalization."""
 import numpy as np
 import pytest
 
+from conftest import run_check_in_child
 from kernel_harness import FLOATS, assert_close as _assert_close, expect_error, rand, run
 
 
@@ -111,11 +112,9 @@ def test_mvn_and_lp_norm():
         assert_close(run("LpNormalization", [x], x.shape, np.float32, axis=1, p=p), x64 / norm, np.float32, 4)
 
 
-@pytest.mark.parametrize("size", [1, 3, 4, 5])
-def test_lrn(size):
+def _lrn_check(size, alpha=1e-2, beta=0.75, bias=2.0, shape=(2, 7, 5, 61)):
     rng = np.random.default_rng(7)
-    x = rand(rng, (2, 7, 5, 61), np.float32)
-    alpha, beta, bias = 1e-2, 0.75, 2.0
+    x = rand(rng, shape, np.float32)
     x64 = x.astype(np.float64)
     c = x.shape[1]
     sq = np.zeros_like(x64)
@@ -125,3 +124,28 @@ def test_lrn(size):
     want = x64 / (bias + alpha / size * sq) ** beta
     got = run("LRN", [x], x.shape, np.float32, size=size, alpha=alpha, beta=beta, bias=bias)
     assert_close(got, want, np.float32, 4.0)
+
+
+@pytest.mark.parametrize("size", [1, 3, 4, 5])
+def test_lrn(size):
+    _lrn_check(size)
+
+
+# beta 0.75 / 0.5 / 1 take closed forms, any other beta exp(beta log t); bias <= 0 or alpha < 0 keep libm's pow.
+LRN_ATTRS = [dict(beta=0.5), dict(beta=1.0), dict(beta=0.6), dict(beta=2.5, alpha=1e-4, bias=1.0),
+             dict(bias=0.5, alpha=-1e-3), dict(shape=(1, 64, 56, 56), alpha=1e-4, bias=1.0)]
+
+
+def _lrn_attrs_check():
+    _lrn_check(5)
+    for extra in LRN_ATTRS:
+        _lrn_check(5, **extra)
+
+
+def test_lrn_powers():
+    _lrn_attrs_check()
+
+
+@pytest.mark.parametrize("isa", ["avx2", "scalar"])
+def test_lrn_other_isas(isa):
+    run_check_in_child("test_kernels_norm", "_lrn_attrs_check()", ACL_SIM_KERNEL_ISA=isa)
