@@ -47,11 +47,8 @@ LABELS = {"resnet50": "light_resnet50 (random weights)", "densenet121": "light_d
           "transformer": "transformer encoder (2 layers, d=64, seq 16)",
           "matmul1024": "one-node MatMul 1024^3, execute only (ref: numpy.matmul)",
           "conv3x3_64": "one-node Conv 3x3 64->64 56x56", "conv3x3_512": "one-node Conv 3x3 512->512 7x7"}
+LABELS.update({name: f"light_{name} (random weights)" for name in LIGHT_MORE})
 WORK = os.path.join(models.MODELS_CACHE, "bench_models")
-
-
-def label(name: str) -> str:
-    return f"light_{name} (random weights)" if name in LIGHT_MORE else LABELS.get(name, name)
 ACL_MEM_MALLOC_HUGE_FIRST, H2D, D2H = 0, 1, 2
 PROFILED_RUNS = 10
 PROFILE_WARMUP = 2
@@ -291,10 +288,10 @@ def main():
             r = bench(acl, name, args.seconds)
             c = r["cmp"]
             ref = "numpy" if name == "matmul1024" else "onnxruntime"
-            rows.append([label(name), bt.ms(c.ours_s), f"{bt.ms(c.ref_s)} ({ref})", f"{c.ratio:.2f}x",
+            rows.append([LABELS.get(name, name), bt.ms(c.ours_s), f"{bt.ms(c.ref_s)} ({ref})", f"{c.ratio:.2f}x",
                          str(c.pairs), f"{r['err']:.1e}"])
         except Exception as exc:  # report and continue: one failing model must not hide the rest
-            rows.append([label(name), "", "", f"failed: {type(exc).__name__}: {str(exc)[:120]}", "", ""])
+            rows.append([LABELS.get(name, name), "", "", f"failed: {type(exc).__name__}: {str(exc)[:120]}", "", ""])
         print("  ".join(rows[-1]), flush=True)
     report = [bt.table(["model (public path: atc, load, memcpy + execute + memcpy)", "acl_sim ms", "reference ms",
                         "acl_sim / reference", "pairs", "max |diff| / max |ref|"], rows)]
@@ -302,7 +299,7 @@ def main():
     print(report[0])
     if args.prof:
         for name in names:
-            title = (f"{label(name)}: acl_sim time by op type (profiler op_summary.csv, "
+            title = (f"{LABELS.get(name, name)}: acl_sim time by op type (profiler op_summary.csv, "
                      f"{PROFILED_RUNS} runs after {PROFILE_WARMUP} warm-up)")
             report += [f"\n{title}\n", profile_table(acl, name)]
             print("\n".join(report[-2:]), flush=True)

@@ -86,6 +86,19 @@ ACL_SIM_TARGET_AVX2 void taps_avx2(bool is_max, float* acc, const float* r, int6
 }
 
 /**
+ * Stores v as output columns [j, j + W) of row oh of a rows x cols plane: a whole vector wherever its spill stays
+ * inside the plane, since it lands in later rows, which are written after it; masked to the row's last columns only
+ * where it would pass the plane's end (AMD's masked stores are slow: on 14-column rows one store in two was).
+ */
+template <class V>
+__attribute__((always_inline)) inline void store_plane_row(float* y, int64_t oh, int64_t j, int64_t rows, int64_t cols,
+                                                           typename V::T v) {
+  float* dst = y + oh * cols + j;
+  if (oh * cols + j + V::W <= rows * cols) V::store(dst, v);
+  else V::store_n(dst, v, static_cast<int>(cols - j));
+}
+
+/**
  * MaxPool 3x3 stride 2 over one plane: each output row first reduces its three input rows into vm, then takes
  * the max of columns 2j, 2j + 1, 2j + 2 as evens/odds of vector pairs. Whole vectors use plain loads and
  * stores, only the output tail is masked (AMD's masked loads and stores are slow: resnet50's stem pool on AVX2
@@ -115,14 +128,12 @@ __attribute__((always_inline)) inline void max_3x3s2_simd(const float* x, int64_
       for (int64_t r = r0; r < r1; ++r) v = x[r * IW + c] > v ? x[r * IW + c] : v;  // max_ps's NaN rule
       vm[1 + c] = v;
     }
-    float* yrow = y + oh * OW;
     for (int64_t j = 0; j < OW; j += W) {
       const float* p = vm + base + 2 * j;
       const T a = V::load(p), b = V::load(p + W);
       const T e2 = V::evens(V::load(p + 2), V::load(p + W + 2));
       const T out = V::max(V::max(V::evens(a, b), V::odds(a, b)), e2);
-      if (oh * OW + j + W <= OH * OW) V::store(yrow + j, out);  // a spill lands in later rows, written after
-      else V::store_n(yrow + j, out, static_cast<int>(OW - j));
+      store_plane_row<V>(y, oh, j, OH, OW, out);
     }
   }
 }
@@ -186,8 +197,7 @@ __attribute__((always_inline)) inline void pool_3x3s1p1_simd(const float* x, int
           acc = V::max(V::load(p + 1), acc);
           acc = V::max(V::load(p + 2), acc);
         }
-        if (oh * IW + j + W <= IH * IW) V::store(yrow + j, acc);  // see below
-        else V::store_n(yrow + j, acc, static_cast<int>(IW - j));
+        store_plane_row<V>(y, oh, j, IH, IW, acc);
       }
       continue;
     }
@@ -203,10 +213,7 @@ __attribute__((always_inline)) inline void pool_3x3s1p1_simd(const float* x, int
         acc = V::add(acc, V::load(p + 2));
       }
       V::store(sums + j, acc);
-      // A row's last vector may spill into the rows after it, which are written later: only a vector that would
-      // spill past the plane needs the masked store (slow on AMD: on 14-column rows it was one store in two).
-      if (oh * IW + j + W <= IH * IW) V::store(yrow + j, V::mul(acc, scale));
-      else V::store_n(yrow + j, V::mul(acc, scale), static_cast<int>(IW - j));
+      store_plane_row<V>(y, oh, j, IH, IW, V::mul(acc, scale));
     }
     const float edge = include_pad ? 9.f : static_cast<float>(rows * 2);
     yrow[0] = sums[0] / edge;
