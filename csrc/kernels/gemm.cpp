@@ -11,6 +11,8 @@
 // it can. (Stops 8-22 shared one packed slice between the tiles of an N block;
 // on an Intel Xeon with AVX-512 the other core's packed lines cost more than
 // packing them again: 64x576x3136 took 1.25 ms shared, 0.79 ms private.)
+// A loaded model's constant B is packed once instead (pack_b_panels, whole-K
+// strips): its tiles then pack nothing and read their strips in place.
 // The epilogue runs per micro-panel right after its last K slice, while
 // those C rows are still in cache.
 #include "kernels/gemm.h"
@@ -64,6 +66,7 @@ struct GemmJob {
   int64_t shared_tail = 0;   // the product's last few columns, which every N block runs for a share of its rows
   const float* b_rows = nullptr;  // B as a row-major matrix, row pitch ldb: its full strips are packed by the
   int64_t ldb = 0;                // first panel's kernels as they read them (MicroKernelSet::packing)
+  const float* b_packed = nullptr;  // or B packed once (pack_b_panels): no tile packs anything
 };
 
 /**
@@ -99,7 +102,30 @@ struct SliceGeom {
   int64_t col_m0, col_m1;       // for the rows of these panels only
   bool columns_shared;          // they are the product's shared tail, outside [n0, n0 + nc)
   int64_t packed_by_kernel;     // the first this many strips are packed by the first panel's kernels
+  // The slice's packed B: strip s (width w) at strips + s * strip_pitch + b_row * w, one-column strip t at
+  // cols + t * col_pitch + b_row. Packed per tile, b_row is 0; packed once (whole-K strips), it is k0.
+  const float* strips = nullptr;
+  const float* cols = nullptr;
+  int64_t strip_pitch = 0, col_pitch = 0, b_row = 0;
 };
+
+/**
+ * The last N % widest columns of a B packed once: 2..kColumnTail of them as one-column strips (when the set has
+ * the column kernel, as run_tile's own columns), else one strip of strip_width.
+ */
+struct PackedBTail {
+  int64_t cols = 0;
+  bool as_columns = false;
+  int64_t floats_per_k = 0;  // what the tail takes per row of K
+};
+
+PackedBTail packed_b_tail(int64_t N, const MicroKernelSet& mk) {
+  PackedBTail t;
+  t.cols = N % (static_cast<int64_t>(mk.max_nv) * mk.lanes);
+  t.as_columns = mk.column && t.cols >= 2 && t.cols <= kColumnTail;
+  t.floats_per_k = t.cols == 0 ? 0 : t.as_columns ? t.cols : strip_width(t.cols, mk);
+  return t;
+}
 
 void apply_epilogue(const GemmJob& job, int64_t m0, int64_t rows, int64_t n0, int64_t nc) {
   const GemmEpilogue& ep = *job.ep;
@@ -136,8 +162,7 @@ void prefetch_next_panel(const MatrixRef& A, int64_t row0, int64_t rows, int64_t
 
 /** One K slice of a tile: every MR-row panel of A against every strip of the packed slice, then the
  * epilogue on the last slice. */
-void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc, float* slice,
-                 float* a_pack, bool last_slice) {
+void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc, float* a_pack, bool last_slice) {
   const MicroKernelSet& mk = *job.mk;
   const int64_t widest = job.blk.widest, kc = sg.kc, k0 = sg.k0;
   const bool accumulate = k0 > 0 || job.beta != 0.f;
@@ -169,23 +194,22 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
       prefetch_next_panel(*job.A, m0 + i + mk.mr, std::min<int64_t>(mk.mr, mc - i - mk.mr), k0, kc);
     float* c_row = job.C + (m0 + i) * job.ldc + sg.n0;
     for (int64_t s = 0; s < sg.nstrips; ++s) {
-      const float* b = slice + s * widest * kc;
       const int64_t width = s + 1 < sg.nstrips ? widest : sg.last_width;
+      const float* b = sg.strips + s * sg.strip_pitch + sg.b_row * width;
       const int n_valid = static_cast<int>(std::min(widest, sg.nc - s * widest));
       te.prefetch_a = s == 0;
       if (i == 0 && s < sg.packed_by_kernel)
-        mk.packing(kc, a_panel, lda, job.b_rows + k0 * job.ldb + sg.n0 + s * widest, job.ldb, slice + s * widest * kc,
+        mk.packing(kc, a_panel, lda, job.b_rows + k0 * job.ldb + sg.n0 + s * widest, job.ldb, const_cast<float*>(b),
                    c_row + s * widest, job.ldc, m_valid, accumulate, in_kernel || s == 0 ? &te : nullptr);
       else
         kernel_for(width, mk)(kc, a_panel, lda, b, c_row + s * widest, job.ldc, m_valid, n_valid, accumulate,
                               in_kernel || s == 0 ? &te : nullptr);
     }
     te.prefetch_a = false;
-    const int64_t main_nc = sg.columns_shared ? sg.nc : sg.nc - sg.columns;
     const bool runs_columns = m0 + i >= sg.col_m0 && m0 + i < sg.col_m1;  // this panel's rows have them
     for (int64_t t = 0; runs_columns && t < sg.columns; ++t)
-      mk.column(kc, a_panel, lda, slice + (main_nc + t) * kc, job.C + (m0 + i) * job.ldc + sg.col_n0 + t, job.ldc,
-                m_valid, 1, accumulate, in_kernel ? &te : nullptr);
+      mk.column(kc, a_panel, lda, sg.cols + t * sg.col_pitch + sg.b_row, job.C + (m0 + i) * job.ldc + sg.col_n0 + t,
+                job.ldc, m_valid, 1, accumulate, in_kernel ? &te : nullptr);
     if (last_slice && epilogue) {
       apply_epilogue(job, m0 + i, m_valid, sg.n0, sg.nc);
       if (sg.columns_shared && runs_columns) apply_epilogue(job, m0 + i, m_valid, sg.col_n0, sg.columns);
@@ -222,7 +246,9 @@ void run_tile(GemmJob& job, size_t index) {
   // The block's strips: whole widest ones, then the edge (narrower kernel, or one-column strips).
   const int64_t widest = blk.widest;
   const int64_t rem = nc % widest;
-  const int64_t own_columns = job.direct_a && mk.column && rem >= 2 && rem <= kColumnTail ? rem : 0;
+  const PackedBTail packed_tail = job.b_packed ? packed_b_tail(job.N, mk) : PackedBTail{};
+  const int64_t own_columns = job.b_packed ? (n0 + nc == job.N && packed_tail.as_columns ? packed_tail.cols : 0)
+                              : job.direct_a && mk.column && rem >= 2 && rem <= kColumnTail ? rem : 0;
   const int64_t main_nc = nc - own_columns;
   const int64_t main_rem = main_nc % widest;
   SliceGeom sg{n0, nc, 0, 0, ceil_div(main_nc, widest), main_rem ? strip_width(main_rem, mk) : widest, own_columns,
@@ -239,21 +265,37 @@ void run_tile(GemmJob& job, size_t index) {
     if (sg.col_m1 <= sg.col_m0) sg.columns = 0;
   }
   float* a_pack = job.direct_a || job.a_packed ? nullptr : t_pack_a.get(static_cast<size_t>(mk.mr * blk.kc));
+  if (job.b_packed) {  // whole-K strips: the block's first at its column, the tail's columns after every strip
+    sg.strips = job.b_packed + n0 * job.K;
+    sg.strip_pitch = widest * job.K;
+    sg.cols = job.b_packed + (job.N - packed_tail.cols) * job.K;
+    sg.col_pitch = job.K;
+    for (int64_t ks = 0; ks < blk.k_slices; ++ks) {
+      sg.k0 = sg.b_row = ks * blk.kc;
+      sg.kc = std::min(blk.kc, job.K - sg.k0);
+      sweep_slice(job, sg, m0, mc, a_pack, ks + 1 == blk.k_slices);
+    }
+    return;
+  }
   float* slice = t_pack_b.get(static_cast<size_t>(job.slice_floats));
-
+  sg.strips = slice;
   for (int64_t ks = 0; ks < blk.k_slices; ++ks) {
     sg.k0 = ks * blk.kc;
     sg.kc = std::min(blk.kc, job.K - sg.k0);
+    sg.strip_pitch = widest * sg.kc;
+    sg.cols = slice + main_nc * sg.kc;
+    sg.col_pitch = sg.kc;
     if (main_nc > packed_here)
       job.B->pack_strips(sg.k0, sg.kc, n0 + packed_here, main_nc - packed_here, widest, sg.last_width,
                          slice + packed_here * sg.kc);
     if (sg.columns > 0) job.B->pack_strips(sg.k0, sg.kc, sg.col_n0, sg.columns, 1, 1, slice + main_nc * sg.kc);
-    sweep_slice(job, sg, m0, mc, slice, a_pack, ks + 1 == blk.k_slices);
+    sweep_slice(job, sg, m0, mc, a_pack, ks + 1 == blk.k_slices);
   }
 }
 
 void run_gemm(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const float* a_packed,
-              const BPanelSource& B, float beta, float* C, int64_t ldc, const GemmEpilogue& ep, bool parallel) {
+              const BPanelSource& B, const float* b_packed, float beta, float* C, int64_t ldc,
+              const GemmEpilogue& ep, bool parallel) {
   if (M <= 0 || N <= 0) return;
   const MicroKernelSet& mk = micro_kernels();
   const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;
@@ -269,9 +311,12 @@ void run_gemm(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, 
   job.ldc = ldc;
   job.ep = &ep;
   job.mk = &mk;
+  // A packed-once B keeps the split of B packed per tile: charging its tiles less per column (pack cost 0.25)
+  // made no difference to the 1024^3 MatMul and cost the transformer 3% (stop 37, in-model A/B, 60 pairs).
   job.blk = choose_gemm_blocking(M, N, K, mk, threads, B.pack_cost());
   job.a_packed = a_packed;
   job.direct_a = !a_packed && mk.direct_a && A.cs == 1 && A.rs >= K && alpha == 1.f && !direct_a_disabled();
+  job.b_packed = b_packed;
   const GemmBlocking& blk = job.blk;
 
   // A ragged right edge of a few columns (49 = 2 x 24 + 1 on AVX2) would make the last N block the slowest
@@ -280,7 +325,7 @@ void run_gemm(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, 
   // 512->512 conv at 7x7 0.97-0.99x the time; light_resnet50 and densenet121 unchanged (0.999-1.004).
   const int64_t tail = N % blk.widest;
   const int64_t last_block = N - blk.n_begin(blk.n_blocks - 1);
-  if (job.direct_a && mk.column && blk.n_blocks > 1 && K > 0 && (beta == 0.f || beta == 1.f) && tail >= 1 &&
+  if (!b_packed && job.direct_a && mk.column && blk.n_blocks > 1 && K > 0 && (beta == 0.f || beta == 1.f) && tail >= 1 &&
       tail <= kColumnTail && last_block > tail)
     job.shared_tail = tail;
   // A row-major B is packed by the first panel's kernels as they read it (MicroKernelSet::packing) instead of a
@@ -288,7 +333,7 @@ void run_gemm(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, 
   // 128x512x784 0.95x, 1024^3 0.99-1.01x; in-model A/B (20-30 pairs) resnet50 0.993 (its 1x1 convs to 64 and
   // 128 channels at 56x56 and 28x28 0.91-0.95x), densenet121 0.988, PP-OCR rec 0.990, det 1.004; AVX2 0.97-0.99x
   // on those GEMMs, the models 0.993-1.006.
-  if (mk.packing) job.b_rows = B.rows(&job.ldb);
+  if (mk.packing && !b_packed) job.b_rows = B.rows(&job.ldb);
   job.slice_floats = round_up(blk.kc * (ceil_div(blk.max_block_cols(), blk.widest) * blk.widest + job.shared_tail), 16);
   const size_t tiles = static_cast<size_t>(blk.n_blocks * blk.m_blocks);
   if (tiles == 1 || threads == 1) {
@@ -302,12 +347,12 @@ void run_gemm(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, 
 
 void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const BPanelSource& B, float beta,
               float* C, int64_t ldc, const GemmEpilogue& ep, bool parallel) {
-  run_gemm(M, N, K, alpha, A, nullptr, B, beta, C, ldc, ep, parallel);
+  run_gemm(M, N, K, alpha, A, nullptr, B, nullptr, beta, C, ldc, ep, parallel);
 }
 
 void gemm_f32_packed_a(int64_t M, int64_t N, int64_t K, const float* a_packed, const BPanelSource& B, float beta,
                        float* C, int64_t ldc, const GemmEpilogue& ep, bool parallel) {
-  run_gemm(M, N, K, 1.f, MatrixRef{}, a_packed, B, beta, C, ldc, ep, parallel);
+  run_gemm(M, N, K, 1.f, MatrixRef{}, a_packed, B, nullptr, beta, C, ldc, ep, parallel);
 }
 
 int64_t packed_a_floats(int64_t M, int64_t K) { return round_up(M, micro_kernels().mr) * K; }
@@ -318,10 +363,39 @@ void pack_a_panels(const MatrixRef& A, int64_t M, int64_t K, float* dst) {
 
 void gemm_f32(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const MatrixRef& B, float beta,
               float* C, int64_t ldc, const GemmEpilogue& ep, bool parallel) {
+  gemm_f32_packed_b(M, N, K, alpha, A, B, nullptr, beta, C, ldc, ep, parallel);
+}
+
+bool gemm_uses_packed_b(int64_t M, int64_t K, const MatrixRef& A, const MatrixRef& B) {
+  return M > 0 && K > 0 && !gemm_small_m_applies(M, K, A, B);
+}
+
+int64_t packed_b_floats(int64_t N, int64_t K) {
+  const MicroKernelSet& mk = micro_kernels();
+  const int64_t full = N - N % (static_cast<int64_t>(mk.max_nv) * mk.lanes);
+  return (full + packed_b_tail(N, mk).floats_per_k) * K;
+}
+
+void pack_b_panels(const MatrixRef& B, int64_t N, int64_t K, float* dst) {
+  const MicroKernelSet& mk = micro_kernels();
+  const int64_t widest = static_cast<int64_t>(mk.max_nv) * mk.lanes;
+  const PackedBTail t = packed_b_tail(N, mk);
+  const int64_t full = N - t.cols;
+  const MatrixPanelSource source(B);
+  if (full > 0) source.pack_strips(0, K, 0, full, widest, widest, dst);
+  if (t.cols > 0) {
+    const int64_t width = t.as_columns ? 1 : t.floats_per_k;
+    source.pack_strips(0, K, full, t.cols, width, width, dst + full * K);
+  }
+}
+
+void gemm_f32_packed_b(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const MatrixRef& B,
+                       const float* b_packed, float beta, float* C, int64_t ldc, const GemmEpilogue& ep,
+                       bool parallel) {
   if (M <= 0 || N <= 0) return;
   if (gemm_small_m(M, N, K, alpha, A, B, beta, C, ldc, ep, parallel)) return;
   MatrixPanelSource source(B);
-  gemm_f32(M, N, K, alpha, A, source, beta, C, ldc, ep, parallel);
+  run_gemm(M, N, K, alpha, A, nullptr, source, K > 0 ? b_packed : nullptr, beta, C, ldc, ep, parallel);
 }
 
 const char* gemm_kernel_name() { return micro_kernels().name; }

@@ -104,6 +104,25 @@ void pack_a_panels(const MatrixRef& A, int64_t M, int64_t K, float* dst);
 void gemm_f32_packed_a(int64_t M, int64_t N, int64_t K, const float* a_packed, const BPanelSource& B, float beta,
                        float* C, int64_t ldc, const GemmEpilogue& ep = {}, bool parallel = true);
 
+/**
+ * B packed once for the micro-kernels (a loaded model's constant MatMul / Gemm weight, as onnxruntime pre-packs
+ * it at session start): whole-K strips of this host's widest kernel, each K rows of `widest` floats, then the
+ * last N % widest columns (gemm.cpp: PackedBTail). Every tile then reads its strips in place, where B as given
+ * is packed again by every tile on every call. Stop 37 (AMD EPYC Zen 4, 2 threads, library A/B, 900-3700
+ * alternated executes): the one-node MatMul 1024^3 0.968x the time on AVX2 and 0.983x on AVX-512, the
+ * transformer 0.940x / 0.965x.
+ */
+int64_t packed_b_floats(int64_t N, int64_t K);
+void pack_b_panels(const MatrixRef& B, int64_t N, int64_t K, float* dst);
+
+/** Whether gemm_f32_packed_b reads the packed B for this product (the few-row path reads B itself). */
+bool gemm_uses_packed_b(int64_t M, int64_t K, const MatrixRef& A, const MatrixRef& B);
+
+/** gemm_f32 with B also given as pack_b_panels made it (or null: as gemm_f32); few-row products read B itself. */
+void gemm_f32_packed_b(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const MatrixRef& B,
+                       const float* b_packed, float beta, float* C, int64_t ldc, const GemmEpilogue& ep = {},
+                       bool parallel = true);
+
 /** "avx512 8x48" etc.: the micro-kernel the driver uses on this host (for benchmarks and logs). */
 ACL_SIM_EXPORT const char* gemm_kernel_name();
 

@@ -11,6 +11,7 @@
 #include "kernels/gemm_wide.h"
 #include "kernels/gemm_tensor_io.h"
 #include "kernels/op_registry.h"
+#include "kernels/packed_weights.h"
 
 namespace acl_sim {
 namespace {
@@ -48,6 +49,17 @@ void run_matmul_f64(OpContext& ctx) {
   }
 }
 
+/**
+ * B packed once per loaded model when it is the node's constant weight and the product takes the packed path
+ * (gemm.h: pack_b_panels, which says what it gains), else null.
+ */
+const float* constant_b_panels(OpContext& ctx, const MatrixRef& a, const MatrixRef& b, int64_t M, int64_t N,
+                               int64_t K) {
+  if (!ctx.cache || !ctx.input_is_weight(1) || !gemm_uses_packed_b(M, K, a, b)) return nullptr;
+  return packed_once(*ctx.cache, static_cast<size_t>(packed_b_floats(N, K)),
+                     [&](float* dst) { pack_b_panels(b, N, K, dst); });
+}
+
 void run_matmul(OpContext& ctx) {
   if (!ctx.inputs.empty() && ctx.inputs[0].dtype == ACL_DOUBLE) return run_matmul_f64(ctx);
   require_float_io(ctx, 2, 1);
@@ -63,18 +75,21 @@ void run_matmul(OpContext& ctx) {
   GemmEpilogue ep;
   ep.act = act;
 
+  const MatrixRef b_ref{B.data(), N, 1};
   if (p.folds_into_m()) {
-    gemm_f32(p.batch_count * M, N, K, 1.f, MatrixRef{A.data(), K, 1}, MatrixRef{B.data(), N, 1}, 0.f, Y.data(), N,
-             ep);
+    const MatrixRef a_ref{A.data(), K, 1};
+    gemm_f32_packed_b(p.batch_count * M, N, K, 1.f, a_ref, b_ref,
+                      constant_b_panels(ctx, a_ref, b_ref, p.batch_count * M, N, K), 0.f, Y.data(), N, ep);
     Y.commit();
     return;
   }
   const float* a = A.data();
   const float* b = B.data();
   float* y = Y.data();
+  const float* b_packed = p.b_count == 1 ? constant_b_panels(ctx, MatrixRef{a, K, 1}, b_ref, M, N, K) : nullptr;
   auto one = [&](int64_t bi, bool parallel) {
-    gemm_f32(M, N, K, 1.f, MatrixRef{a + p.a_off[bi], K, 1}, MatrixRef{b + p.b_off[bi], N, 1}, 0.f,
-             y + bi * M * N, N, ep, parallel);
+    gemm_f32_packed_b(M, N, K, 1.f, MatrixRef{a + p.a_off[bi], K, 1}, MatrixRef{b + p.b_off[bi], N, 1}, b_packed,
+                      0.f, y + bi * M * N, N, ep, parallel);
   };
   // Many small products (attention heads): one GEMM per pool index; big ones: each GEMM uses the pool.
   if (2.0 * M * N * K < 4e6) {
@@ -135,7 +150,7 @@ void run_gemm(OpContext& ctx) {
       gemm_beta = beta;
     }
   }
-  gemm_f32(M, N, K, alpha, a, b, gemm_beta, Y.data(), N, ep);
+  gemm_f32_packed_b(M, N, K, alpha, a, b, constant_b_panels(ctx, a, b, M, N, K), gemm_beta, Y.data(), N, ep);
   Y.commit();
 }
 

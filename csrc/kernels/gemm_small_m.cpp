@@ -137,10 +137,15 @@ thread_local std::vector<float> t_partials;
 
 }  // namespace
 
+bool gemm_small_m_applies(int64_t M, int64_t K, const MatrixRef& A, const MatrixRef& B) {
+  const bool b_rows = B.cs == 1, b_cols = B.rs == 1 && B.cs != 1;
+  return M <= kMaxRows && K != 0 && (b_rows || b_cols) && A.cs == 1;
+}
+
 bool gemm_small_m(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, const MatrixRef& B, float beta,
                   float* C, int64_t ldc, const GemmEpilogue& ep, bool parallel) {
-  const bool b_rows = B.cs == 1, b_cols = B.rs == 1 && B.cs != 1;
-  if (M > kMaxRows || K == 0 || !(b_rows || b_cols) || A.cs != 1) return false;
+  if (!gemm_small_m_applies(M, K, A, B)) return false;
+  const bool b_rows = B.cs == 1;
   ThreadPool& pool = ThreadPool::instance();
   const int64_t threads = parallel ? static_cast<int64_t>(pool.concurrency()) : 1;
 

@@ -7,6 +7,9 @@
 
 namespace acl_sim {
 
+/** Whether gemm_small_m takes this product. */
+bool gemm_small_m_applies(int64_t M, int64_t K, const MatrixRef& A, const MatrixRef& B);
+
 /**
  * Same contract as gemm_f32 with a strided B. Handles M <= 4 with A rows
  * contiguous and B row- or column-contiguous, returning true; returns false
