@@ -210,8 +210,28 @@ def _max3s2_check():
 
 
 @pytest.mark.parametrize("isa", ["avx512", "avx2", "scalar"])
-def test_max_pool_3x3s2_per_isa(isa):
+def test_pool_3x3s2_max_per_isa(isa):
     run_check_in_child("test_kernels_pool", "_max3s2_check()", ACL_SIM_KERNEL_ISA=isa)
+
+
+# AveragePool 3x3 stride 2 takes the same kernel, summing, scaled by per-output counts worked out once per call
+# (pool_ops.cpp: average_scales): top / left pads 0 or 1 with any bottom / right pad, both count rules, ceil_mode
+# (clipped last windows), and shufflenet's 1x240x28x28 pad 1.
+AVG3S2_CASES = [((1, 3, 112, 112), {"pads": [1, 1, 1, 1]}), ((2, 2, 17, 23), {}),
+                ((1, 2, 9, 9), {"pads": [1, 0, 1, 0], "count_include_pad": 1}),
+                ((1, 1, 40, 41), {"pads": [0, 1, 0, 1]}), ((1, 2, 5, 7), {"pads": [1, 1, 1, 1], "ceil_mode": 1}),
+                ((1, 1, 3, 3), {"pads": [1, 1, 1, 1], "count_include_pad": 1}),
+                ((1, 2, 14, 14), {"pads": [0, 0, 1, 1], "count_include_pad": 1, "ceil_mode": 1}),
+                ((1, 4, 28, 28), {"pads": [1, 1, 1, 1]})]
+
+
+def _avg3s2_check():
+    _avg_cases_check(AVG3S2_CASES, {"kernel_shape": [3, 3], "strides": [2, 2]}, 19, 9)
+
+
+@pytest.mark.parametrize("isa", ["avx512", "avx2", "scalar"])
+def test_avg_pool_3x3s2_per_isa(isa):
+    run_check_in_child("test_kernels_pool", "_avg3s2_check()", ACL_SIM_KERNEL_ISA=isa)
 
 
 # AveragePool 2x2 stride 2 with every window inside the plane has its own vector kernel (pool_taps.cpp); odd

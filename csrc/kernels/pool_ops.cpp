@@ -52,6 +52,28 @@ inline int64_t padded_taps(int64_t o, const PoolPlan& P, int a) {
 }
 
 /**
+ * 1 / count of every output of a 2-D AveragePool plane (0 where the window has no tap), by pool_plane_rows'
+ * rule: the taps inside the plane, or with count_include_pad those inside the padded extent. Followed by a
+ * vector's worth of zeros, for kernels that load whole vectors.
+ */
+std::vector<float> average_scales(const PoolPlan& P) {
+  const int64_t OH = P.out[1], OW = P.out[2];
+  std::vector<float> inv(static_cast<size_t>(OH * OW + 16), 0.f);
+  for (int64_t oh = 0; oh < OH; ++oh) {
+    int64_t h_lo, h_hi;
+    tap_range(oh, P.in[1], P.k[1], P.s[1], P.d[1], P.pb[1], &h_lo, &h_hi);
+    for (int64_t ow = 0; ow < OW; ++ow) {
+      int64_t w_lo, w_hi;
+      tap_range(ow, P.in[2], P.k[2], P.s[2], P.d[2], P.pb[2], &w_lo, &w_hi);
+      const int64_t count = P.count_include_pad ? padded_taps(oh, P, 1) * padded_taps(ow, P, 2)
+                                                : (h_hi - h_lo) * (w_hi - w_lo);
+      inv[oh * OW + ow] = count > 0 ? 1.f / static_cast<float>(count) : 0.f;
+    }
+  }
+  return inv;
+}
+
+/**
  * MaxPool without Indices and AveragePool: per output row, the border columns
  * take the generic per-output path and the interior columns (whole window
  * inside the row) are accumulated tap by tap over the row, vectorised.
@@ -294,10 +316,12 @@ void run_pool_f32(OpContext& ctx, PoolKind kind) {
   bool whole_plane = row_path;
   for (int i = 0; i < 3; ++i)
     whole_plane = whole_plane && P.out[i] == 1 && P.k[i] == P.in[i] && P.d[i] == 1 && P.pb[i] == 0 && P.pe[i] == 0;
-  // 3x3/2 MaxPool on 2-D planes (resnet's stem pool) has its own separable kernel (pool_taps.h).
-  const bool max_3x3s2 = kind == PoolKind::kMax && !indices && P.nsp == 2 && P.k[1] == 3 && P.k[2] == 3 &&
-                         P.s[1] == 2 && P.s[2] == 2 && P.d[1] == 1 && P.d[2] == 1 &&
-                         max_pool_3x3s2_supported(P.pb[1], P.pb[2]);
+  // 3x3/2 Max- and AveragePool on 2-D planes (resnet's stem pool, shufflenet's) have their own separable
+  // kernel (pool_taps.h); the average scales by counts worked out here once per call.
+  const bool pool_3x3s2 = row_path && P.nsp == 2 && P.k[1] == 3 && P.k[2] == 3 && P.s[1] == 2 && P.s[2] == 2 &&
+                          P.d[1] == 1 && P.d[2] == 1 && pool_3x3s2_supported(P.pb[1], P.pb[2]);
+  std::vector<float> inv_counts;
+  if (pool_3x3s2 && kind == PoolKind::kAvg) inv_counts = average_scales(P);
   // So does the unpadded 2x2/2 AveragePool whose windows all lie inside the plane (densenet's transitions).
   const bool avg_2x2s2 = kind == PoolKind::kAvg && P.nsp == 2 && P.k[1] == 2 && P.k[2] == 2 && P.s[1] == 2 &&
                          P.s[2] == 2 && P.d[1] == 1 && P.d[2] == 1 && P.pb[1] == 0 && P.pb[2] == 0 &&
@@ -320,10 +344,10 @@ void run_pool_f32(OpContext& ctx, PoolKind kind) {
         avg_pool_2x2s2_plane_f32(X.data() + pl * in_size, P.in[2], Y.data() + pl * out_size, P.out[1], P.out[2]);
       return;
     }
-    if (max_3x3s2) {
+    if (pool_3x3s2) {
       for (int64_t pl = first; pl < last; ++pl)
-        max_pool_3x3s2_plane_f32(X.data() + pl * in_size, P.in[1], P.in[2], P.pb[1], P.pb[2], Y.data() + pl * out_size,
-                                 P.out[1], P.out[2]);
+        pool_3x3s2_plane_f32(X.data() + pl * in_size, P.in[1], P.in[2], P.pb[1], P.pb[2], Y.data() + pl * out_size,
+                             P.out[1], P.out[2], inv_counts.empty() ? nullptr : inv_counts.data());
       return;
     }
     if (whole_plane) {

@@ -99,40 +99,58 @@ __attribute__((always_inline)) inline void store_plane_row(float* y, int64_t oh,
 }
 
 /**
- * MaxPool 3x3 stride 2 over one plane: each output row first reduces its three input rows into vm, then takes
- * the max of columns 2j, 2j + 1, 2j + 2 as evens/odds of vector pairs. Whole vectors use plain loads and
- * stores, only the output tail is masked (AMD's masked loads and stores are slow: resnet50's stem pool on AVX2
- * went 444 -> 137-151 us so); the few input columns past the last whole vector are reduced scalar.
+ * Max- or AveragePool 3x3 stride 2 over one plane: each output row first reduces its three input rows into vm
+ * (max, or sum), then reduces columns 2j, 2j + 1, 2j + 2 as evens/odds of vector pairs; the average is scaled by
+ * inv_counts (one per output). Whole vectors use plain loads and stores, only the output tail is masked (AMD's
+ * masked loads and stores are slow: resnet50's stem pool on AVX2 went 444 -> 137-151 us so); the few input
+ * columns past the last whole vector are reduced scalar.
  */
-template <class V>
-__attribute__((always_inline)) inline void max_3x3s2_simd(const float* x, int64_t IH, int64_t IW, int64_t pt,
-                                                          int64_t pl, float* y, int64_t OH, int64_t OW, float* vm) {
+template <class V, bool kMax>
+__attribute__((always_inline)) inline void pool_3x3s2_simd(const float* x, int64_t IH, int64_t IW, int64_t pt,
+                                                           int64_t pl, float* y, int64_t OH, int64_t OW,
+                                                           const float* inv_counts, float* vm) {
   using T = typename V::T;
   constexpr int W = V::W;
-  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-  const T ninf = V::set1(kNegInf);
-  // vm[1 + c] = column c reduced over the window's rows; vm[0] and everything from vm[1 + IW] on is -inf.
+  constexpr float kFill = kMax ? -std::numeric_limits<float>::infinity() : 0.f;
+  const T fill = V::set1(kFill);
+  // vm[1 + c] = column c reduced over the window's rows; vm[0] and everything from vm[1 + IW] on is the fill.
   const int64_t width = 2 * OW + 2 + 32;
-  for (int64_t c = 0; c < width; c += W) V::store(vm + c, ninf);
+  for (int64_t c = 0; c < width; c += W) V::store(vm + c, fill);
   const int64_t base = 1 - pl;  // window j covers vm[base + 2j .. base + 2j + 2]
   for (int64_t oh = 0; oh < OH; ++oh) {
     const int64_t r0 = std::max<int64_t>(0, 2 * oh - pt), r1 = std::min<int64_t>(IH, 2 * oh - pt + 3);
     int64_t c = 0;
     for (; c + W <= IW; c += W) {
-      T v = ninf;
-      for (int64_t r = r0; r < r1; ++r) v = V::max(V::load(x + r * IW + c), v);
+      T v = fill;
+      for (int64_t r = r0; r < r1; ++r) v = kMax ? V::max(V::load(x + r * IW + c), v) : V::add(v, V::load(x + r * IW + c));
       V::store(vm + 1 + c, v);
     }
-    for (; c < IW; ++c) {
-      float v = kNegInf;
-      for (int64_t r = r0; r < r1; ++r) v = x[r * IW + c] > v ? x[r * IW + c] : v;  // max_ps's NaN rule
-      vm[1 + c] = v;
+    if (c < IW) {
+      // The last IW - c columns as one vector: whole loads run on into the next row, a masked one where that
+      // would pass the plane's end; the lanes past the row are then overwritten with the fill. (Scalar, they
+      // were most of the work on 7x7 and 14x14 planes: shufflenet's 1x960x7x7 AveragePool 1.45x onnxruntime's
+      // time.)
+      const int n = static_cast<int>(IW - c);
+      T v = fill;
+      for (int64_t r = r0; r < r1; ++r) {
+        const float* p = x + r * IW + c;
+        const T t = (r + 1) * IW + W - n <= IH * IW ? V::load(p) : V::load_n(p, n);
+        v = kMax ? V::max(t, v) : V::add(v, t);
+      }
+      V::store(vm + 1 + c, v);
+      V::store(vm + 1 + IW, fill);
     }
     for (int64_t j = 0; j < OW; j += W) {
       const float* p = vm + base + 2 * j;
       const T a = V::load(p), b = V::load(p + W);
       const T e2 = V::evens(V::load(p + 2), V::load(p + W + 2));
-      const T out = V::max(V::max(V::evens(a, b), V::odds(a, b)), e2);
+      T out;
+      if constexpr (kMax) {
+        out = V::max(V::max(V::evens(a, b), V::odds(a, b)), e2);
+      } else {
+        // The scale's last vector may run past this row's counts, into the next row's or the array's padding.
+        out = V::mul(V::add(V::add(V::evens(a, b), V::odds(a, b)), e2), V::load(inv_counts + oh * OW + j));
+      }
       store_plane_row<V>(y, oh, j, OH, OW, out);
     }
   }
@@ -241,14 +259,16 @@ ACL_SIM_TARGET_AVX2 void avg_2x2s2_avx2(const float* x, int64_t IW, float* y, in
   avg_2x2s2_simd<simd::V8>(x, IW, y, OH, OW);
 }
 
-ACL_SIM_TARGET_AVX512 void max_3x3s2_avx512(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y,
-                                            int64_t OH, int64_t OW, float* vm) {
-  max_3x3s2_simd<simd::V16>(x, IH, IW, pt, pl, y, OH, OW, vm);
+ACL_SIM_TARGET_AVX512 void pool_3x3s2_avx512(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y,
+                                             int64_t OH, int64_t OW, const float* inv_counts, float* vm) {
+  if (inv_counts) pool_3x3s2_simd<simd::V16, false>(x, IH, IW, pt, pl, y, OH, OW, inv_counts, vm);
+  else pool_3x3s2_simd<simd::V16, true>(x, IH, IW, pt, pl, y, OH, OW, nullptr, vm);
 }
 
-ACL_SIM_TARGET_AVX2 void max_3x3s2_avx2(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y,
-                                        int64_t OH, int64_t OW, float* vm) {
-  max_3x3s2_simd<simd::V8>(x, IH, IW, pt, pl, y, OH, OW, vm);
+ACL_SIM_TARGET_AVX2 void pool_3x3s2_avx2(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y,
+                                         int64_t OH, int64_t OW, const float* inv_counts, float* vm) {
+  if (inv_counts) pool_3x3s2_simd<simd::V8, false>(x, IH, IW, pt, pl, y, OH, OW, inv_counts, vm);
+  else pool_3x3s2_simd<simd::V8, true>(x, IH, IW, pt, pl, y, OH, OW, nullptr, vm);
 }
 #endif
 
@@ -264,20 +284,20 @@ bool plane_kernels_available() {
 
 }  // namespace
 
-bool max_pool_3x3s2_supported(int64_t pt, int64_t pl) {
+bool pool_3x3s2_supported(int64_t pt, int64_t pl) {
   return plane_kernels_available() && (pt == 0 || pt == 1) && (pl == 0 || pl == 1);
 }
 
-void max_pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y, int64_t OH,
-                              int64_t OW) {
+void pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y, int64_t OH,
+                          int64_t OW, const float* inv_counts) {
 #if defined(__x86_64__)
-  // The reduced row, padded: vm[0] and vm[1 + IW ..] stay -inf; the kernels read up to 2 * OW + 34 floats.
+  // The reduced row, padded: vm[0] and vm[1 + IW ..] keep the fill; the kernels read up to 2 * OW + 34 floats.
   thread_local Scratch<float> t_rows;
   float* vm = t_rows.get(static_cast<size_t>(std::max(IW + 1, 2 * OW + 34) + 16));
-  if (cpu_features().isa == KernelIsa::kAvx512) max_3x3s2_avx512(x, IH, IW, pt, pl, y, OH, OW, vm);
-  else max_3x3s2_avx2(x, IH, IW, pt, pl, y, OH, OW, vm);
+  if (cpu_features().isa == KernelIsa::kAvx512) pool_3x3s2_avx512(x, IH, IW, pt, pl, y, OH, OW, inv_counts, vm);
+  else pool_3x3s2_avx2(x, IH, IW, pt, pl, y, OH, OW, inv_counts, vm);
 #else
-  (void)x, (void)IH, (void)IW, (void)pt, (void)pl, (void)y, (void)OH, (void)OW;
+  (void)x, (void)IH, (void)IW, (void)pt, (void)pl, (void)y, (void)OH, (void)OW, (void)inv_counts;
 #endif
 }
 

@@ -16,19 +16,21 @@ namespace acl_sim {
  */
 void pool_row_taps_f32(bool is_max, float* acc, const float* r, int64_t n, int64_t kw, int64_t dw, int64_t s);
 
-/** True when max_pool_3x3s2_plane_f32 runs here: this host has its kernel (AVX-512, AVX2) and pt, pl are 0 or 1. */
-bool max_pool_3x3s2_supported(int64_t pt, int64_t pl);
+/** True when pool_3x3s2_plane_f32 runs here: this host has its kernel (AVX-512, AVX2) and pt, pl are 0 or 1. */
+bool pool_3x3s2_supported(int64_t pt, int64_t pl);
 
 /**
- * MaxPool 3x3, stride 2, dilation 1 over one plane x [IH, IW] into y [OH, OW], with top / left pads pt, pl
- * (max_pool_3x3s2_supported); windows past the bottom or right edge are clipped (a window of only padding
- * gives -inf); NaN is skipped. Separable: per output row the three input rows are reduced into one padded
- * row (this thread's scratch), whose even / odd columns give the outputs a vector at a time: 3 + 3 values
- * per output instead of 9, no call per tap (resnet's stem pool took 5x onnxruntime's time on the generic
- * row path).
+ * MaxPool (inv_counts null) or AveragePool 3x3, stride 2, dilation 1 over one plane x [IH, IW] into y [OH, OW],
+ * with top / left pads pt, pl (pool_3x3s2_supported); windows past the bottom or right edge are clipped.
+ * Max: a window of only padding gives -inf, NaN is skipped. Average: the window's sum times inv_counts[oh * OW +
+ * ow] (1 / its count under the op's count_include_pad rule, 0 for none), an array readable for a whole vector
+ * (16 floats) past its end. Separable: per output row the three input rows are reduced into one padded row (this
+ * thread's scratch), whose even / odd columns give the outputs a vector at a time: 3 + 3 values per output
+ * instead of 9, no call per tap (resnet's stem pool took 5x onnxruntime's time on the generic row path,
+ * shufflenet's 3x3/2 AveragePools 1.9x).
  */
-void max_pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y, int64_t OH,
-                              int64_t OW);
+void pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y, int64_t OH,
+                          int64_t OW, const float* inv_counts);
 
 /** True when avg_pool_2x2s2_plane_f32 runs here (AVX-512, AVX2). */
 bool avg_pool_2x2s2_supported();
