@@ -262,12 +262,14 @@ def test_avg_pool_2x2s2_per_isa(isa):
     run_check_in_child("test_kernels_pool", "_avg2s2_check()", ACL_SIM_KERNEL_ISA=isa)
 
 
-# AveragePool 3x3 stride 1 padded by one on every side (a same-size blur) has its own vector kernel
-# (pool_taps.cpp): one to three window rows, widths under / over / off the vector widths, both count rules;
-# a window of another size or padding stays on the generic path alongside.
+# AveragePool 3x3 stride 1 padded by one on every side (a same-size blur) has its own vector kernels
+# (pool_taps.cpp): planes up to kFlatPlaneMax floats as one flat run, larger ones row by row (40x40, 33x35); one
+# to three window rows, widths under / over / off the vector widths, both count rules; a window of another size
+# or padding stays on the generic path alongside.
 AVG3S1_CASES = [((1, 3, 28, 28), {}), ((1, 2, 28, 28), {"count_include_pad": 1}), ((2, 1, 1, 5), {}),
                 ((1, 2, 2, 3), {}), ((1, 1, 5, 17), {"count_include_pad": 1}), ((1, 2, 7, 33), {}),
-                ((1, 1, 4, 16), {}), ((1, 1, 6, 9), {"pads": [1, 1, 0, 0]})]
+                ((1, 1, 4, 16), {}), ((1, 1, 6, 9), {"pads": [1, 1, 0, 0]}), ((1, 576, 14, 14), {}),
+                ((1, 2, 40, 40), {}), ((1, 1, 33, 35), {"count_include_pad": 1})]
 
 
 def _avg3s1_check():
@@ -282,7 +284,8 @@ def test_avg_pool_3x3s1p1_per_isa(isa):
 # MaxPool 3x3 stride 1 padded by one on every side (inception's pool branches) takes the same kernel with -inf
 # padding: 7x7 planes, one and two rows, widths under / over / off the vector widths; NaN taps are skipped as the
 # row path skips them, and windows of another padding stay on the generic path alongside.
-MAX3S1_SHAPES = [(1, 4, 7, 7), (2, 2, 1, 5), (1, 1, 2, 3), (1, 2, 14, 17), (1, 1, 5, 33), (1, 3, 28, 28)]
+MAX3S1_SHAPES = [(1, 4, 7, 7), (2, 2, 1, 5), (1, 1, 2, 3), (1, 2, 14, 17), (1, 1, 5, 33), (1, 3, 28, 28),
+                 (1, 64, 7, 7), (1, 2, 40, 40), (1, 1, 33, 35)]
 
 
 def _max3s1_check():

@@ -53,6 +53,11 @@ struct V16 {
     return _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(_mm512_abs_ps(mag)),
                                                _mm512_and_si512(_mm512_castps_si512(sgn), _mm512_set1_epi32(INT32_MIN))));
   }
+  /** a in the lanes whose bits m sets (m's lanes all ones or all zeros), b in the others. */
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T select(T m, T a, T b) {
+    const __m512i bits = _mm512_castps_si512(m);
+    return _mm512_mask_blend_ps(_mm512_test_epi32_mask(bits, bits), b, a);
+  }
   /** x >= 0 ? a : b */
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T select_ge0(T x, T a, T b) {
     return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GE_OQ), b, a);
@@ -100,6 +105,8 @@ struct V8 {
     T sign = _mm256_set1_ps(-0.f);
     return _mm256_or_ps(_mm256_andnot_ps(sign, mag), _mm256_and_ps(sign, sgn));
   }
+  /** a in the lanes whose bits m sets (m's lanes all ones or all zeros), b in the others. */
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T select(T m, T a, T b) { return _mm256_blendv_ps(b, a, m); }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T select_ge0(T x, T a, T b) {
     return _mm256_blendv_ps(b, a, _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_GE_OQ));
   }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace acl_sim {
 
@@ -52,6 +53,23 @@ bool pool_3x3s1p1_supported(int64_t IH, int64_t IW);
  * per output row and masked tails; the inception blocks' 3x3/1 MaxPool on 7x7 planes, 5-10x).
  */
 void pool_3x3s1p1_plane_f32(bool is_max, const float* x, int64_t IH, int64_t IW, float* y, bool include_pad);
+
+/** Planes up to this many floats take pool_3x3s1p1_flat_f32 (pool_ops.cpp has the A/B). */
+constexpr int64_t kFlatPlaneMax = 1024;
+
+/** True when pool_3x3s1p1_flat_f32 runs here (AVX-512, AVX2) for an IH x IW plane. */
+bool pool_3x3s1p1_flat_supported(int64_t IH, int64_t IW);
+
+/** pool_3x3s1p1_flat_f32's per-shape masks: which positions of an IH x IW plane have a left / right neighbour. */
+std::vector<float> pool_3x3s1p1_flat_edges(int64_t IH, int64_t IW);
+
+/**
+ * pool_3x3s1p1_plane_f32 for a small plane (pool_3x3s1p1_flat_supported), taken as one flat run of IH * IW
+ * floats instead of row by row: `edges` from pool_3x3s1p1_flat_edges, and for the average `inv_counts`, 1 / the
+ * count of every output (readable a vector past the plane). Max: NaN skipped, as everywhere.
+ */
+void pool_3x3s1p1_flat_f32(bool is_max, const float* x, int64_t IH, int64_t IW, float* y, const float* edges,
+                           const float* inv_counts);
 
 /** Sum / max of x[0..n) for a window that is the whole plane (a NaN is skipped by the max). */
 float plane_sum_f32(const float* x, int64_t n);
