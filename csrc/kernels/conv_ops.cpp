@@ -135,7 +135,10 @@ void run_conv(OpContext& ctx) {
   // Outside a model Winograd transforms its weights per call (36 x M x C, 4x the weights): that pays off from
   // 64 output pixels per SIMD lane (through run_op on an Intel Xeon, 3x3 128 -> 128 at 28x28: AVX-512 0.87x of
   // Winograd's time on the im2col GEMM, AVX2 1.3x; 3x3 64 -> 64 at 56x56: Winograd 0.5-0.7x of the GEMM on both).
-  const bool winograd_per_call_pays = g.out_size() >= 64 * micro_kernels().lanes;
+  // AVX-512 on 256-bit units (Zen 4) counts 8 lanes, as AVX2 does: the FMAs Winograd saves cost twice as much
+  // there (stop 37, run_op, 3x3 128 -> 128 at 28x28: Winograd 0.87 ms against the GEMM's 1.15).
+  const int64_t fma_lanes = cpu_features().avx512_double_pumped ? 8 : micro_kernels().lanes;
+  const bool winograd_per_call_pays = g.out_size() >= 64 * fma_lanes;
   const bool pixel_major_ready =
       cached && pm_mode != DirectMode::kOff && group == 1 && pixel_major_conv_applies(g, cg, mg, false);
   if (wmode != DirectMode::kOff && winograd_conv_supported(g) &&
