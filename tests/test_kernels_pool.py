@@ -194,7 +194,8 @@ def test_pool_row_taps_other_isas(isa):
 # MaxPool 3x3 stride 2 takes a vector kernel per ISA (pool_taps.cpp): input widths off the vector width hit
 # its scalar column tail, output widths off it the masked store, both paddings the window base; NaN taps
 # are skipped the way max_ps skips them.
-MAX3S2_SHAPES = [(1, 3, 112, 112), (2, 2, 17, 23), (1, 2, 9, 9), (1, 1, 40, 41), (1, 2, 5, 7), (1, 1, 3, 3)]
+MAX3S2_SHAPES = [(1, 3, 112, 112), (2, 2, 17, 23), (1, 2, 9, 9), (1, 1, 40, 41), (1, 2, 5, 7), (1, 1, 3, 3),
+                 (1, 8, 14, 14), (2, 3, 7, 7)]
 
 
 def _max3s2_check():
@@ -216,13 +217,17 @@ def test_pool_3x3s2_max_per_isa(isa):
 
 # AveragePool 3x3 stride 2 takes the same kernel, summing, scaled by per-output counts worked out once per call
 # (pool_ops.cpp: average_scales): top / left pads 0 or 1 with any bottom / right pad, both count rules, ceil_mode
-# (clipped last windows), and shufflenet's 1x240x28x28 pad 1.
+# (clipped last windows), and shufflenet's 1x240x28x28 pad 1. Planes up to 16x16 padded by one all round take the
+# flat kernel instead (7x7, 14x14, 5x7 with ceil_mode, 3x3), unless a ceil_mode window is centred past the plane
+# (8x9).
 AVG3S2_CASES = [((1, 3, 112, 112), {"pads": [1, 1, 1, 1]}), ((2, 2, 17, 23), {}),
                 ((1, 2, 9, 9), {"pads": [1, 0, 1, 0], "count_include_pad": 1}),
                 ((1, 1, 40, 41), {"pads": [0, 1, 0, 1]}), ((1, 2, 5, 7), {"pads": [1, 1, 1, 1], "ceil_mode": 1}),
                 ((1, 1, 3, 3), {"pads": [1, 1, 1, 1], "count_include_pad": 1}),
                 ((1, 2, 14, 14), {"pads": [0, 0, 1, 1], "count_include_pad": 1, "ceil_mode": 1}),
-                ((1, 4, 28, 28), {"pads": [1, 1, 1, 1]})]
+                ((1, 4, 28, 28), {"pads": [1, 1, 1, 1]}), ((1, 6, 14, 14), {"pads": [1, 1, 1, 1]}),
+                ((2, 3, 7, 7), {"pads": [1, 1, 1, 1], "count_include_pad": 1}),
+                ((1, 2, 8, 9), {"pads": [1, 1, 1, 1], "ceil_mode": 1}), ((1, 960, 7, 7), {"pads": [1, 1, 1, 1]})]
 
 
 def _avg3s2_check():
