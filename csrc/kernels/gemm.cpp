@@ -371,9 +371,8 @@ bool gemm_uses_packed_b(int64_t M, int64_t K, const MatrixRef& A, const MatrixRe
 }
 
 int64_t packed_b_floats(int64_t N, int64_t K) {
-  const MicroKernelSet& mk = micro_kernels();
-  const int64_t full = N - N % (static_cast<int64_t>(mk.max_nv) * mk.lanes);
-  return (full + packed_b_tail(N, mk).floats_per_k) * K;
+  const PackedBTail t = packed_b_tail(N, micro_kernels());
+  return (N - t.cols + t.floats_per_k) * K;
 }
 
 void pack_b_panels(const MatrixRef& B, int64_t N, int64_t K, float* dst) {

@@ -75,9 +75,9 @@ void run_matmul(OpContext& ctx) {
   GemmEpilogue ep;
   ep.act = act;
 
-  const MatrixRef b_ref{B.data(), N, 1};
+  // One B for every batch always folds into M (plan_matmul), so only this path can have a constant B to pack.
   if (p.folds_into_m()) {
-    const MatrixRef a_ref{A.data(), K, 1};
+    const MatrixRef a_ref{A.data(), K, 1}, b_ref{B.data(), N, 1};
     gemm_f32_packed_b(p.batch_count * M, N, K, 1.f, a_ref, b_ref,
                       constant_b_panels(ctx, a_ref, b_ref, p.batch_count * M, N, K), 0.f, Y.data(), N, ep);
     Y.commit();
@@ -86,10 +86,9 @@ void run_matmul(OpContext& ctx) {
   const float* a = A.data();
   const float* b = B.data();
   float* y = Y.data();
-  const float* b_packed = p.b_count == 1 ? constant_b_panels(ctx, MatrixRef{a, K, 1}, b_ref, M, N, K) : nullptr;
   auto one = [&](int64_t bi, bool parallel) {
-    gemm_f32_packed_b(M, N, K, 1.f, MatrixRef{a + p.a_off[bi], K, 1}, MatrixRef{b + p.b_off[bi], N, 1}, b_packed,
-                      0.f, y + bi * M * N, N, ep, parallel);
+    gemm_f32(M, N, K, 1.f, MatrixRef{a + p.a_off[bi], K, 1}, MatrixRef{b + p.b_off[bi], N, 1}, 0.f,
+             y + bi * M * N, N, ep, parallel);
   };
   // Many small products (attention heads): one GEMM per pool index; big ones: each GEMM uses the pool.
   if (2.0 * M * N * K < 4e6) {

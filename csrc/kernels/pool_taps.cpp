@@ -288,8 +288,8 @@ __attribute__((always_inline)) inline void pool_3x3p1_flat_simd(const float* x, 
     if constexpr (kMax) out = V::max(right, V::max(mid, left));
     else out = V::add(V::add(left, mid), right);
     if (!kMax && !stride2) out = V::mul(out, V::load(inv_counts + i));
-    if (stride2 || i + W <= N) V::store(run + i, out);  // stride 2's run has room for the last vector
-    else V::store_n(run + i, out, static_cast<int>(N - i));
+    if (stride2) V::store(run + i, out);  // stride 2's run has room for the last vector
+    else store_plane_row<V>(y, 0, i, 1, N, out);
   }
   if (!stride2) return;
   for (int64_t oh = 0; oh < OH; ++oh) {

@@ -67,10 +67,10 @@ std::vector<float> pool_3x3p1_flat_edges(int64_t IH, int64_t IW);
 
 /**
  * Max- or AveragePool 3x3, dilation 1, one pad on every side, over `planes` consecutive small planes
- * (pool_3x3p1_flat_supported), each taken as one flat run of IH * IW floats instead of row by row. stride 1: output IH x IW (pool_3x3s1p1_plane_f32's
- * results); stride 2: output OH x OW with every window's centre (2 oh, 2 ow) inside the plane. `edges` from
- * pool_3x3p1_flat_edges; for the average `inv_counts`, 1 / the count of every output, readable a vector (16 floats)
- * past the output. Max: NaN skipped, as everywhere.
+ * (pool_3x3p1_flat_supported), each taken as one flat run of IH * IW floats instead of row by row. Stride 1:
+ * output IH x IW (pool_3x3s1p1_plane_f32's results); stride 2: output OH x OW with every window's centre
+ * (2 oh, 2 ow) inside the plane. `edges` from pool_3x3p1_flat_edges; for the average `inv_counts`, 1 / the count
+ * of every output, readable a vector (16 floats) past the output. Max: NaN skipped, as everywhere.
  */
 void pool_3x3p1_flat_f32(bool is_max, const float* x, int64_t planes, int64_t IH, int64_t IW, int64_t stride,
                          float* y, int64_t OH, int64_t OW, const float* edges, const float* inv_counts);
