@@ -193,9 +193,11 @@ def test_pool_row_taps_other_isas(isa):
 
 # MaxPool 3x3 stride 2 takes a vector kernel per ISA (pool_taps.cpp): input widths off the vector width hit
 # its scalar column tail, output widths off it the masked store, both paddings the window base; NaN taps
-# are skipped the way max_ps skips them.
+# are skipped the way max_ps skips them. Planes up to kFlatPlaneMaxStride2 floats (pool_flat.h) take the flat
+# kernel instead, its window centres packed from every stride-1 window: top / left pads 0 and 1, planes of one
+# vector or less (3x3, 5x7), a few (7x7, 9x9, 14x14, 17x23) and many (28x28), 1 and 960 planes per call.
 MAX3S2_SHAPES = [(1, 3, 112, 112), (2, 2, 17, 23), (1, 2, 9, 9), (1, 1, 40, 41), (1, 2, 5, 7), (1, 1, 3, 3),
-                 (1, 8, 14, 14), (2, 3, 7, 7)]
+                 (1, 8, 14, 14), (2, 3, 7, 7), (1, 3, 28, 28), (1, 960, 7, 7)]
 
 
 def _max3s2_check():
@@ -217,9 +219,9 @@ def test_pool_3x3s2_max_per_isa(isa):
 
 # AveragePool 3x3 stride 2 takes the same kernel, summing, scaled by per-output counts worked out once per call
 # (pool_ops.cpp: average_scales): top / left pads 0 or 1 with any bottom / right pad, both count rules, ceil_mode
-# (clipped last windows), and shufflenet's 1x240x28x28 pad 1. Planes up to 16x16 padded by one all round take the
-# flat kernel instead (7x7, 14x14, 5x7 with ceil_mode, 3x3), unless a ceil_mode window is centred past the plane
-# (8x9).
+# (clipped last windows), and shufflenet's 1x240x28x28 pad 1. Planes up to kFlatPlaneMaxStride2 floats take the
+# flat kernel instead (7x7, 9x9, 14x14 with top pad 0 and ceil_mode, 5x7, 3x3, 17x23, 28x28), unless a ceil_mode
+# window is centred past the plane (8x9).
 AVG3S2_CASES = [((1, 3, 112, 112), {"pads": [1, 1, 1, 1]}), ((2, 2, 17, 23), {}),
                 ((1, 2, 9, 9), {"pads": [1, 0, 1, 0], "count_include_pad": 1}),
                 ((1, 1, 40, 41), {"pads": [0, 1, 0, 1]}), ((1, 2, 5, 7), {"pads": [1, 1, 1, 1], "ceil_mode": 1}),
@@ -268,13 +270,15 @@ def test_avg_pool_2x2s2_per_isa(isa):
 
 
 # AveragePool 3x3 stride 1 padded by one on every side (a same-size blur) has its own vector kernels
-# (pool_taps.cpp): planes up to kFlatPlaneMax floats as one flat run, larger ones row by row (40x40, 33x35); one
+# (pool_taps.cpp): planes up to kFlatPlaneMax floats as one flat run (pool_flat.h: 40x40, 33x35), larger ones row by
+# row (65x66, 70x80); one
 # to three window rows, widths under / over / off the vector widths, both count rules; a window of another size
 # or padding stays on the generic path alongside.
 AVG3S1_CASES = [((1, 3, 28, 28), {}), ((1, 2, 28, 28), {"count_include_pad": 1}), ((2, 1, 1, 5), {}),
                 ((1, 2, 2, 3), {}), ((1, 1, 5, 17), {"count_include_pad": 1}), ((1, 2, 7, 33), {}),
                 ((1, 1, 4, 16), {}), ((1, 1, 6, 9), {"pads": [1, 1, 0, 0]}), ((1, 576, 14, 14), {}),
-                ((1, 2, 40, 40), {}), ((1, 1, 33, 35), {"count_include_pad": 1})]
+                ((1, 2, 40, 40), {}), ((1, 1, 33, 35), {"count_include_pad": 1}), ((1, 2, 65, 66), {}),
+                ((1, 1, 70, 80), {"count_include_pad": 1})]
 
 
 def _avg3s1_check():
@@ -290,7 +294,7 @@ def test_avg_pool_3x3s1p1_per_isa(isa):
 # padding: 7x7 planes, one and two rows, widths under / over / off the vector widths; NaN taps are skipped as the
 # row path skips them, and windows of another padding stay on the generic path alongside.
 MAX3S1_SHAPES = [(1, 4, 7, 7), (2, 2, 1, 5), (1, 1, 2, 3), (1, 2, 14, 17), (1, 1, 5, 33), (1, 3, 28, 28),
-                 (1, 64, 7, 7), (1, 2, 40, 40), (1, 1, 33, 35)]
+                 (1, 64, 7, 7), (1, 2, 40, 40), (1, 1, 33, 35), (1, 1, 1, 1), (3, 1, 3, 1), (1, 2, 65, 66)]
 
 
 def _max3s1_check():

@@ -16,6 +16,7 @@
 #include "kernels/conv_geometry.h"
 #include "kernels/gemm_tensor_io.h"
 #include "kernels/op_registry.h"
+#include "kernels/pool_flat.h"
 #include "kernels/pool_taps.h"
 
 namespace acl_sim {
@@ -331,26 +332,22 @@ void run_pool_f32(OpContext& ctx, PoolKind kind) {
   const bool same_3x3 = row_path && P.nsp == 2 && P.k[1] == 3 && P.k[2] == 3 && P.s[1] == 1 && P.s[2] == 1 &&
                         P.d[1] == 1 && P.d[2] == 1 && P.pb[1] == 1 && P.pb[2] == 1 && P.pe[1] == 1 && P.pe[2] == 1 &&
                         P.out[1] == P.in[1] && P.out[2] == P.in[2] && pool_3x3s1p1_supported(P.in[1], P.in[2]);
-  // Small planes of it as one flat run each (pool_taps.h), masks and scales worked out once per call. Stop 37
-  // (Zen 4, 2 threads, in-model A/B against the row kernel, 30 pairs): inception_v2's AveragePools 0.39x /
-  // 0.41x the time (AVX-512 / AVX2), its MaxPools 0.88x / 0.85x, inception_v1's MaxPools 0.68x / 0.63x, both
-  // models 0.97x; one-node 28x28 and 32x32 planes even, so kFlatPlaneMax is 1024. The 3x3/2 pools padded by one
-  // on every side whose windows are all centred inside the plane take it too, on planes up to 16x16: one-node
-  // (AVX-512, against the 3x3/2 kernel) shufflenet's 1x960x7x7 AveragePool 0.033-0.034 ms against 0.042-0.053,
-  // 1x480x14x14 0.026 against 0.034-0.036, but 1x240x28x28 0.046 against 0.033-0.035.
-  const bool all_pads_1 = P.pb[1] == 1 && P.pb[2] == 1 && P.pe[1] == 1 && P.pe[2] == 1;
-  const bool flat_3x3s2 = pool_3x3s2 && all_pads_1 && 2 * (P.out[1] - 1) < P.in[1] && 2 * (P.out[2] - 1) < P.in[2];
-  const bool flat_3x3 = (same_3x3 || flat_3x3s2) && pool_3x3p1_flat_supported(P.in[1], P.in[2], P.s[1]);
-  std::vector<float> flat_edges;
+  // Small planes of it and of the 3x3/2 pools as one flat run each (pool_flat.h), masks and scales worked out once
+  // per call. Stop 37 (Zen 4, 2 threads, in-model A/B against the row kernel, 30 pairs; its first flat kernel):
+  // inception_v2's AveragePools 0.39x / 0.41x the time (AVX-512 / AVX2), its MaxPools 0.88x / 0.85x,
+  // inception_v1's MaxPools 0.68x / 0.63x, both models 0.97x.
+  const bool flat_3x3 = (same_3x3 || pool_3x3s2) &&
+                        pool_3x3_flat_supported(P.in[1], P.in[2], P.s[1], P.pb[1], P.pb[2], P.out[1], P.out[2]);
+  std::vector<uint32_t> flat_masks;
   if (flat_3x3) {
-    flat_edges = pool_3x3p1_flat_edges(P.in[1], P.in[2]);
+    flat_masks = pool_3x3_flat_masks(P.in[1], P.in[2], P.s[1], P.pb[1], P.pb[2], P.out[1], P.out[2]);
     if (kind == PoolKind::kAvg && inv_counts.empty()) inv_counts = average_scales(P);
   }
   ThreadPool::instance().parallel_for(static_cast<size_t>(tasks), [&](size_t t) {
     const int64_t first = static_cast<int64_t>(t) * per_task, last = std::min(planes, first + per_task);
     if (flat_3x3) {
-      pool_3x3p1_flat_f32(kind == PoolKind::kMax, X.data() + first * in_size, last - first, P.in[1], P.in[2], P.s[1],
-                          Y.data() + first * out_size, P.out[1], P.out[2], flat_edges.data(), inv_counts.data());
+      pool_3x3_flat_f32(kind == PoolKind::kMax, X.data() + first * in_size, last - first, P.in[1], P.in[2],
+                        Y.data() + first * out_size, P.out[1], P.out[2], flat_masks.data(), inv_counts.data());
       return;
     }
     if (same_3x3) {

@@ -240,82 +240,6 @@ __attribute__((always_inline)) inline void pool_3x3s1p1_simd(const float* x, int
   }
 }
 
-// pool_3x3p1_flat_edges' masks run a widest vector past the plane.
-constexpr int64_t kFlatEdgePad = 16;
-
-/**
- * Max- or AveragePool 3x3 with one pad on every side over a small plane, taken as one flat run of N = IH * IW
- * floats so that no vector is cut at a row's end: the plane is copied between rows of the fill (0 for the average,
- * -inf for the max), the three rows of every window are reduced along the run (vb), and the three columns come
- * from vb's neighbours, the one across a row's end replaced by the fill (edges: per position, bit masks of "has a
- * left / right neighbour"). Stride 1 writes that run, the average scaled by inv_counts. Stride 2 (whose window
- * oh, ow is stride 1's at 2 oh, 2 ow, every centre inside the plane) writes it to scratch and takes the even
- * columns of its even rows, scaled by the stride-2 inv_counts. A row-at-a-time kernel spends most of a 14x14
- * plane's time on its edges and row copies (inception_v2's 1x576x14x14 AveragePools took 1.09x onnxruntime's
- * NCHW time, 3.4x its NCHWc time in the model; shufflenet's 3x3/2 on 1x960x7x7, 1.6x).
- */
-template <class V, bool kMax>
-__attribute__((always_inline)) inline void pool_3x3p1_flat_simd(const float* x, int64_t IH, int64_t IW, bool stride2,
-                                                                float* y, int64_t OH, int64_t OW, const float* edges,
-                                                                const float* inv_counts, float* buf) {
-  using T = typename V::T;
-  constexpr int W = V::W;
-  constexpr float kFill = kMax ? -std::numeric_limits<float>::infinity() : 0.f;
-  const T fill = V::set1(kFill);
-  const int64_t N = IH * IW, stride = N + kFlatEdgePad;  // edges: left masks, then right masks, `stride` apart
-  // xp: IW of fill, the plane, IW + W of fill; vb: one fill, the reduced run, W of fill; then stride 2's run.
-  float* xp = buf;
-  float* vb = xp + N + 2 * IW + W;
-  float* run = stride2 ? vb + N + 2 * W : y;
-  for (int64_t i = 0; i < IW; i += W) V::store(xp + i, fill);
-  std::copy(x, x + N, xp + IW);
-  for (int64_t i = N + IW; i < N + 2 * IW + W; i += W) V::store(xp + i, fill);
-  for (int64_t i = 0; i < N; i += W) {
-    T v = fill;
-    for (int r = 0; r < 3; ++r) {
-      const T t = V::load(xp + i + r * IW);
-      v = kMax ? V::max(t, v) : V::add(v, t);
-    }
-    V::store(vb + 1 + i, v);
-  }
-  vb[0] = kFill;
-  V::store(vb + 1 + N, fill);
-  for (int64_t i = 0; i < N; i += W) {
-    const T left = V::select(V::load(edges + i), V::load(vb + i), fill);
-    const T right = V::select(V::load(edges + stride + i), V::load(vb + 2 + i), fill);
-    const T mid = V::load(vb + 1 + i);
-    T out;
-    if constexpr (kMax) out = V::max(right, V::max(mid, left));
-    else out = V::add(V::add(left, mid), right);
-    if (!kMax && !stride2) out = V::mul(out, V::load(inv_counts + i));
-    if (stride2) V::store(run + i, out);  // stride 2's run has room for the last vector
-    else store_plane_row<V>(y, 0, i, 1, N, out);
-  }
-  if (!stride2) return;
-  for (int64_t oh = 0; oh < OH; ++oh) {
-    const float* row = run + 2 * oh * IW;
-    for (int64_t j = 0; j < OW; j += W) {
-      T v = V::evens(V::load(row + 2 * j), V::load(row + 2 * j + W));
-      if constexpr (!kMax) v = V::mul(v, V::load(inv_counts + oh * OW + j));
-      store_plane_row<V>(y, oh, j, OH, OW, v);
-    }
-  }
-}
-
-ACL_SIM_TARGET_AVX512 void pool_3x3p1_flat_avx512(bool is_max, const float* x, int64_t IH, int64_t IW, bool stride2,
-                                                  float* y, int64_t OH, int64_t OW, const float* edges,
-                                                  const float* inv_counts, float* buf) {
-  if (is_max) pool_3x3p1_flat_simd<simd::V16, true>(x, IH, IW, stride2, y, OH, OW, edges, nullptr, buf);
-  else pool_3x3p1_flat_simd<simd::V16, false>(x, IH, IW, stride2, y, OH, OW, edges, inv_counts, buf);
-}
-
-ACL_SIM_TARGET_AVX2 void pool_3x3p1_flat_avx2(bool is_max, const float* x, int64_t IH, int64_t IW, bool stride2,
-                                              float* y, int64_t OH, int64_t OW, const float* edges,
-                                              const float* inv_counts, float* buf) {
-  if (is_max) pool_3x3p1_flat_simd<simd::V8, true>(x, IH, IW, stride2, y, OH, OW, edges, nullptr, buf);
-  else pool_3x3p1_flat_simd<simd::V8, false>(x, IH, IW, stride2, y, OH, OW, edges, inv_counts, buf);
-}
-
 ACL_SIM_TARGET_AVX512 void pool_3x3s1p1_avx512(bool is_max, const float* x, int64_t IH, int64_t IW, float* y,
                                                bool include_pad, float* pad) {
   if (is_max) pool_3x3s1p1_simd<simd::V16, true>(x, IH, IW, y, include_pad, pad);
@@ -386,40 +310,6 @@ void avg_pool_2x2s2_plane_f32(const float* x, int64_t IW, float* y, int64_t OH, 
   else avg_2x2s2_avx2(x, IW, y, OH, OW);
 #else
   (void)x, (void)IW, (void)y, (void)OH, (void)OW;
-#endif
-}
-
-bool pool_3x3p1_flat_supported(int64_t IH, int64_t IW, int64_t stride) {
-  return plane_kernels_available() && IW >= 1 && (stride == 1 || stride == 2) &&
-         IH * IW <= (stride == 1 ? kFlatPlaneMax : kFlatPlaneMaxStride2);
-}
-
-std::vector<float> pool_3x3p1_flat_edges(int64_t IH, int64_t IW) {
-  const int64_t N = IH * IW, stride = N + kFlatEdgePad;
-  std::vector<float> edges(static_cast<size_t>(2 * stride), 0.f);
-  const uint32_t ones = 0xffffffffu;
-  for (int64_t i = 0; i < N; ++i) {
-    const int64_t c = i % IW;
-    if (c > 0) std::memcpy(&edges[i], &ones, sizeof ones);
-    if (c + 1 < IW) std::memcpy(&edges[stride + i], &ones, sizeof ones);
-  }
-  return edges;
-}
-
-void pool_3x3p1_flat_f32(bool is_max, const float* x, int64_t planes, int64_t IH, int64_t IW, int64_t stride,
-                         float* y, int64_t OH, int64_t OW, const float* edges, const float* inv_counts) {
-#if defined(__x86_64__)
-  thread_local Scratch<float> t_buf;  // the padded plane, the reduced run and stride 2's run (pool_3x3p1_flat_simd)
-  const int64_t N = IH * IW;
-  float* buf = t_buf.get(static_cast<size_t>(3 * N + 2 * IW + 8 * 16));
-  const bool stride2 = stride == 2, avx512 = cpu_features().isa == KernelIsa::kAvx512;
-  for (int64_t p = 0; p < planes; ++p, x += N, y += OH * OW) {
-    if (avx512) pool_3x3p1_flat_avx512(is_max, x, IH, IW, stride2, y, OH, OW, edges, inv_counts, buf);
-    else pool_3x3p1_flat_avx2(is_max, x, IH, IW, stride2, y, OH, OW, edges, inv_counts, buf);
-  }
-#else
-  (void)is_max, (void)x, (void)planes, (void)IH, (void)IW, (void)stride, (void)y, (void)OH, (void)OW, (void)edges,
-      (void)inv_counts;
 #endif
 }
 

@@ -54,27 +54,6 @@ bool pool_3x3s1p1_supported(int64_t IH, int64_t IW);
  */
 void pool_3x3s1p1_plane_f32(bool is_max, const float* x, int64_t IH, int64_t IW, float* y, bool include_pad);
 
-/** Planes up to this many floats take pool_3x3p1_flat_f32 at stride 1, up to the second at stride 2, which works
- * out every stride-1 window first (pool_ops.cpp has the A/Bs). */
-constexpr int64_t kFlatPlaneMax = 1024;
-constexpr int64_t kFlatPlaneMaxStride2 = 256;
-
-/** True when pool_3x3p1_flat_f32 runs here (AVX-512, AVX2) for an IH x IW plane and this stride (1 or 2). */
-bool pool_3x3p1_flat_supported(int64_t IH, int64_t IW, int64_t stride);
-
-/** pool_3x3p1_flat_f32's per-shape masks: which positions of an IH x IW plane have a left / right neighbour. */
-std::vector<float> pool_3x3p1_flat_edges(int64_t IH, int64_t IW);
-
-/**
- * Max- or AveragePool 3x3, dilation 1, one pad on every side, over `planes` consecutive small planes
- * (pool_3x3p1_flat_supported), each taken as one flat run of IH * IW floats instead of row by row. Stride 1:
- * output IH x IW (pool_3x3s1p1_plane_f32's results); stride 2: output OH x OW with every window's centre
- * (2 oh, 2 ow) inside the plane. `edges` from pool_3x3p1_flat_edges; for the average `inv_counts`, 1 / the count
- * of every output, readable a vector (16 floats) past the output. Max: NaN skipped, as everywhere.
- */
-void pool_3x3p1_flat_f32(bool is_max, const float* x, int64_t planes, int64_t IH, int64_t IW, int64_t stride,
-                         float* y, int64_t OH, int64_t OW, const float* edges, const float* inv_counts);
-
 /** Sum / max of x[0..n) for a window that is the whole plane (a NaN is skipped by the max). */
 float plane_sum_f32(const float* x, int64_t n);
 float plane_max_f32(const float* x, int64_t n);
