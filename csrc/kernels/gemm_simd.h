@@ -73,6 +73,11 @@ struct V16 {
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T odds(T a, T b) {
     return _mm512_permutex2var_ps(a, _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31), b);
   }
+  /** Lanes K .. K + 15 of the 32-lane run a, b (K in [0, 16]). */
+  template <int K>
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T shift_in(T a, T b) {
+    return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(b), _mm512_castps_si512(a), K));
+  }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE float hsum(T v) { return _mm512_reduce_add_ps(v); }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE float hmax(T v) { return _mm512_reduce_max_ps(v); }
 };
@@ -126,6 +131,16 @@ struct V8 {
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T odds(T a, T b) {
     const __m256 sh = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
     return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(sh), _MM_SHUFFLE(3, 1, 2, 0)));
+  }
+  /** Lanes K .. K + 7 of the 16-lane run a, b (K in [0, 8]): (a.hi, b.lo), then a byte shift per 128-bit half. */
+  template <int K>
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T shift_in(T a, T b) {
+    const __m256i mid = _mm256_castps_si256(_mm256_permute2f128_ps(a, b, 0x21));
+    if constexpr (K == 0) return a;
+    else if constexpr (K == 4) return _mm256_castsi256_ps(mid);
+    else if constexpr (K == 8) return b;
+    else if constexpr (K < 4) return _mm256_castsi256_ps(_mm256_alignr_epi8(mid, _mm256_castps_si256(a), 4 * K));
+    else return _mm256_castsi256_ps(_mm256_alignr_epi8(_mm256_castps_si256(b), mid, 4 * (K - 4)));
   }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE float hsum(T v) {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));

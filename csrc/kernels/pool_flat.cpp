@@ -55,14 +55,6 @@ struct Flat16 {
     *n = __builtin_popcount(block[kCentres]);
     return _mm512_maskz_compress_ps(static_cast<Mask>(block[kCentres]), v);
   }
-  /** Lane l: position l - 1 of the run prev, cur (prev's last lane, then cur's first 15). */
-  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE __m512 from_left(__m512 prev, __m512 cur) {
-    return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(cur), _mm512_castps_si512(prev), 15));
-  }
-  /** Lane l: position l + 1 of the run cur, next. */
-  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE __m512 from_right(__m512 cur, __m512 next) {
-    return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(next), _mm512_castps_si512(cur), 1));
-  }
 };
 
 /** AVX2: masks are lane words read from the table. vmaskmovps is slow on AMD: only the edge blocks use it. */
@@ -85,16 +77,6 @@ struct Flat8 {
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE __m256 centres(__m256 v, const uint32_t* block, int* n) {
     *n = static_cast<int>(block[kCentreCount * kWords]);
     return _mm256_permutevar8x32_ps(v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + kCentres * kWords)));
-  }
-  /** Lane l: position l - 1 of the run prev, cur: (prev.hi, cur.lo), then a byte shift within each 128-bit half. */
-  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE __m256 from_left(__m256 prev, __m256 cur) {
-    const __m256i t = _mm256_castps_si256(_mm256_permute2f128_ps(prev, cur, 0x21));
-    return _mm256_castsi256_ps(_mm256_alignr_epi8(_mm256_castps_si256(cur), t, 12));
-  }
-  /** Lane l: position l + 1 of the run cur, next. */
-  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE __m256 from_right(__m256 cur, __m256 next) {
-    const __m256i t = _mm256_castps_si256(_mm256_permute2f128_ps(cur, next, 0x21));
-    return _mm256_castsi256_ps(_mm256_alignr_epi8(t, _mm256_castps_si256(cur), 4));
   }
 };
 
@@ -162,8 +144,8 @@ __attribute__((always_inline)) inline void flat_plane(const float* x, int64_t N,
     const T next = b + 1 < blocks ? block_taps<F, kMax>(x, IW, table, b + 1, inner_lo, inner_hi, fill) : fill;
     const uint32_t* block = table + b * kBlockWords;
     if (!kPacks || F::has_centres(block)) {
-      const T left = F::keep(F::from_left(prev, cur), F::mask(block, kLeft), fill);
-      const T right = F::keep(F::from_right(cur, next), F::mask(block, kRight), fill);
+      const T left = F::keep(V::template shift_in<W - 1>(prev, cur), F::mask(block, kLeft), fill);
+      const T right = F::keep(V::template shift_in<1>(cur, next), F::mask(block, kRight), fill);
       T acc = take<V, kMax>(right, take<V, kMax>(left, cur));
       if constexpr (!kPacks) {
         const int64_t p = b * W;
