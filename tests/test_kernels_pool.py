@@ -3,6 +3,7 @@ storage_order semantics were checked against onnxruntime when this suite was wri
 
 import numpy as np
 import pytest
+from onnx import helper
 
 from conftest import run_check_in_child
 from kernel_harness import BF16, assert_close_accum, conv_out_shape, pool_ref, randn, run_op, testing
@@ -316,3 +317,78 @@ def _max3s1_check():
 @pytest.mark.parametrize("isa", ["avx512", "avx2", "scalar"])
 def test_max_pool_3x3s1p1_per_isa(isa):
     run_check_in_child("test_kernels_pool", "_max3s1_check()", ACL_SIM_KERNEL_ISA=isa)
+
+
+def _pool_3x3_random_check():
+    """3x3 windows on random planes (1..40 a side, some past kFlatPlaneMax), strides 1 and 2, every combination
+    of 0 / 1 pads per side, ceil_mode and both count rules: the flat, 3x3/2, 3x3/1 and generic kernels and the
+    choice between them, against the float64 reference; MaxPool with NaN and infinite taps."""
+    rng = np.random.default_rng(2026)
+    checked = 0
+    while checked < 150:
+        side = (lambda: int(rng.integers(1, 41))) if checked % 10 else (lambda: int(rng.integers(60, 75)))
+        xs = (int(rng.integers(1, 3)), int(rng.integers(1, 5)), side(), side())
+        kind = "max" if rng.random() < 0.5 else "avg"
+        s = int(rng.integers(1, 3))
+        pads = [int(v) for v in rng.integers(0, 2, 4)]
+        at = {"kernel_shape": [3, 3], "strides": [s, s], "pads": pads, "ceil_mode": int(rng.integers(0, 2))}
+        if kind == "avg":
+            at["count_include_pad"] = int(rng.integers(0, 2))
+        out = conv_out_shape(list(xs[2:]), [3, 3], [s, s], [1, 1], pads[:2], pads[2:], at["ceil_mode"])
+        if min(out) <= 0:
+            continue
+        checked += 1
+        x = randn(rng, xs)
+        if kind == "max":
+            for v in (np.nan, np.inf, -np.inf):
+                x.flat[rng.integers(0, x.size, 2)] = v
+            want, _ = _ref("max", np.where(np.isnan(x), -np.inf, x), at)
+            (y,) = run_op("MaxPool", [x], [want.shape], [np.float32], at)
+            np.testing.assert_array_equal(y, want.astype(np.float32), err_msg=f"{xs} {at}")
+        else:
+            want, _ = _ref("avg", x, at)
+            (y,) = run_op("AveragePool", [x], [want.shape], [np.float32], at)
+            assert_close_accum(y, want, np.float32, 9)
+
+
+@pytest.mark.parametrize("isa", ["avx512", "avx2", "scalar"])
+def test_pool_3x3_random_per_isa(isa):
+    run_check_in_child("test_kernels_pool", "_pool_3x3_random_check()", ACL_SIM_KERNEL_ISA=isa)
+
+
+# A window that overhangs the padded input by less than a stride still gives one output in onnxruntime and in onnx's
+# shape inference (C's truncating division), so ATC sizes the output that way and the kernel must agree: a 1-row
+# input pooled 3x3/2 with one pad below, a 2-row one 5x5/3 with one above, both ceil modes and count rules, through
+# the kernel and through a compiled model, against onnxruntime. With count_include_pad the window counts its taps
+# inside the padded input, as onnx's reference and onnxruntime's AveragePool-19 kernel do (its older kernel, opset
+# 18 and before, divides such a window by the whole kernel area; docs/op_coverage.md).
+OVERHANG_CASES = [((1, 2, 1, 9), [3, 3], [2, 2], [0, 0, 1, 0]), ((1, 1, 2, 7), [5, 5], [3, 3], [1, 1, 0, 1]),
+                  ((1, 3, 1, 1), [3, 3], [2, 2], [0, 1, 1, 0])]
+
+
+@pytest.mark.parametrize("op", ["MaxPool", "AveragePool"])
+def test_pool_overhanging_window_matches_onnxruntime(op):
+    from atc_util import make_model, ort_run
+
+    import acl_sim.onnx_backend as backend
+
+    rng = np.random.default_rng(5)
+    for xs, k, s, pads in OVERHANG_CASES:
+        for ceil in (0, 1):
+            for cip in ((0, 1) if op == "AveragePool" else (None,)):
+                at = {"kernel_shape": k, "strides": s, "pads": pads, "ceil_mode": ceil}
+                if cip is not None:
+                    at["count_include_pad"] = cip
+                model = make_model([helper.make_node(op, ["x"], ["y"], **at)], [("x", list(xs))],
+                                   [("y", ["n", "c", "h", "w"])], opset=19)
+                x = randn(rng, xs)
+                (want,) = ort_run(model, {"x": x})
+                (got,) = run_op(op, [x], [want.shape], [np.float32], at)
+                np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6, err_msg=f"{xs} {at}")
+                rep = backend.prepare(model)
+                try:
+                    (out,) = rep.run({"x": x})
+                finally:
+                    rep.close()
+                assert out.shape == want.shape
+                np.testing.assert_allclose(out, want, rtol=1e-6, atol=1e-6, err_msg=f"model {xs} {at}")

@@ -63,13 +63,15 @@ void resolve_window_attrs(SpatialGeometry& g, const Attrs& at, const char* op, b
   }
 }
 
-std::vector<int64_t> window_output_dims(const SpatialGeometry& g, bool ceil_mode) {
+std::vector<int64_t> window_output_dims(const SpatialGeometry& g, bool ceil_mode, bool pool) {
   std::vector<int64_t> out(g.nsp);
   for (int i = 0; i < g.nsp; ++i) {
     const int64_t span = (g.kernel[i] - 1) * g.dilation[i] + 1;
     const int64_t room = g.in[i] + g.pad_begin[i] + g.pad_end[i] - span;
+    // A pool whose window overhangs the padded input by less than a stride still has its first window, as
+    // onnxruntime and onnx's shape inference size it (C's division truncates -1 / 2 to 0; ceil(-1 / 2 + 1) = 1).
     if (room < 0) {
-      out[i] = 0;
+      out[i] = pool && room > -g.stride[i] ? 1 : 0;
       continue;
     }
     int64_t o = (ceil_mode ? (room + g.stride[i] - 1) / g.stride[i] : room / g.stride[i]) + 1;

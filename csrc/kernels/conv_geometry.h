@@ -30,8 +30,9 @@ struct SpatialGeometry {
  */
 void resolve_window_attrs(SpatialGeometry& g, const Attrs& attrs, const char* op, bool allow_dilations = true);
 
-/** Output size per axis: floor (or ceil, for pools' ceil_mode) of the window count. */
-std::vector<int64_t> window_output_dims(const SpatialGeometry& g, bool ceil_mode);
+/** Output size per axis: floor (or ceil, for pools' ceil_mode) of the window count. pool: a window overhanging the
+ * padded input by less than a stride still counts once (onnxruntime's pool sizes). */
+std::vector<int64_t> window_output_dims(const SpatialGeometry& g, bool ceil_mode, bool pool = false);
 
 /** "[a,b,c]" */
 std::string dims_str(const std::vector<int64_t>& d);

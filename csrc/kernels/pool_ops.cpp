@@ -274,7 +274,7 @@ void run_pool_f32(OpContext& ctx, PoolKind kind) {
                   ": kernel_shape ", dims_str(g.kernel), " does not match ", g.nsp, " spatial axes");
   resolve_window_attrs(g, at, op, true);
   const bool ceil_mode = at.get_int("ceil_mode", 0) != 0;
-  g.out = window_output_dims(g, ceil_mode);
+  g.out = window_output_dims(g, ceil_mode, true);
   std::vector<int64_t> expect = {tx.shape[0], tx.shape[1]};
   expect.insert(expect.end(), g.out.begin(), g.out.end());
   ACL_SIM_REQUIRE(ctx.outputs[0].shape == expect, ACL_ERROR_OP_OUTPUT_NOT_MATCH, op, ": output shape ",
