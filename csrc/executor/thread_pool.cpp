@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <exception>
@@ -12,7 +13,8 @@
 #include <vector>
 
 #if defined(__linux__)
-#include <sys/resource.h>
+#include <fcntl.h>
+#include <unistd.h>
 #endif
 
 #include "common/clock.h"
@@ -52,23 +54,83 @@ void lock_spinning(std::unique_lock<std::mutex>& lock) {
 constexpr uint64_t kTailSpinNs = 250'000;
 // How long an idle worker spins for the next fork before it sleeps (20000 pauses on Zen 4).
 constexpr uint64_t kWorkerSpinNs = 1'300'000;
-// A worker that another process keeps preempting parks at once after its jobs for this long instead of spinning.
-// A spinning worker on a CPU shared with a busy process uses up its share of that CPU waiting, so the scheduler
-// preempts it mid-index and the fork waits a time slice for it; a parked worker has slept most of the time, so
-// its wake-up preempts the busy process and it runs its indices through. Stop 38, a busy loop pinned to one vCPU
-// of the 2-vCPU Zen 4 VM, the same library with and without (alternated children): light_resnet50 0.748x the
-// time, squeezenet 0.744x, PP-OCR cls (many small ops, a futex wake each) 1.074x; against onnxruntime
-// light_resnet50 went 1.35-1.38x -> 0.88-0.90x, squeezenet 1.06-1.40x -> 0.66-0.73x. Idle host: 0.98-1.005x.
-constexpr uint64_t kContendedParkNs = 50'000'000;
-// How often a worker asks the kernel how often it was preempted (a system call: once per fork was 2-5% of a
-// small model's forks).
-constexpr uint64_t kPreemptCheckNs = 1'000'000;
-// Two preemptions seen within this long of each other mean the worker's CPU is shared (kContendedParkNs), and so
-// does one within kStillSharedNs of the last park's end.
-constexpr uint64_t kPreemptPairNs = 20'000'000;
+// A worker whose CPU another busy process shares sleeps at once after its jobs for kSharedParkNs instead of
+// spinning. Spinning there uses up the worker's share of the CPU waiting, so the scheduler preempts it for a whole
+// time slice, often mid-index, and the fork waits for it; a worker that has slept most of the time preempts the
+// busy process when it is woken and runs its indices through. The sign is a wait to run of kLongGapNs or more: a
+// gap between two of the spin loop's clock reads, or the average wait per run the kernel counted for the worker
+// (RunWait). A process that only wakes briefly (onnxruntime's pool between its ops) costs waits of tens of
+// microseconds, a busy one whole time slices (medians 34 us and 1.07 ms per run, squeezenet, idle host and a busy
+// loop on one vCPU). Two such waits within kGapPairNs, or one within kStillSharedNs of the last park's end, mean
+// the CPU is shared. Stop 38, 2-vCPU Zen 4 VM with a busy loop pinned to one vCPU, against the library before
+// (alternated): light_resnet50 0.704x the time, squeezenet 0.719x, inception_v2 0.715x, PP-OCR cls 1.163x (many
+// small ops, a futex wake each); idle host 0.993-1.007x (docs/perf_history.md, "Stop 38").
+constexpr uint64_t kSharedParkNs = 50'000'000;
+constexpr uint64_t kLongGapNs = 500'000;
+constexpr uint64_t kGapPairNs = 20'000'000;
 constexpr uint64_t kStillSharedNs = 200'000'000;
+// How often a worker reads its run wait (a system call: at most once a millisecond, after a job).
+constexpr uint64_t kWaitCheckNs = 1'000'000;
 // Pools up to this many threads bar their parked workers from the caller's CPU before waking them.
 constexpr size_t kBarParkedUpTo = 8;
+
+/**
+ * The calling thread's time waiting to run and its count of runs so far (Linux: /proc/thread-self/schedstat),
+ * for SharedCpuSign: the wait per run says whether something else holds this CPU for whole time slices.
+ */
+class RunWait {
+ public:
+  RunWait() {
+#if defined(__linux__)
+    fd_ = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+#endif
+  }
+  ~RunWait() {
+#if defined(__linux__)
+    if (fd_ >= 0) ::close(fd_);
+#endif
+  }
+  RunWait(const RunWait&) = delete;
+  RunWait& operator=(const RunWait&) = delete;
+  /** Nanoseconds waited per run since the last call (0 when there was no new run or it cannot tell). */
+  uint64_t wait_per_run() {
+#if defined(__linux__)
+    char buf[96];
+    const ssize_t n = fd_ >= 0 ? ::pread(fd_, buf, sizeof buf - 1, 0) : -1;
+    if (n <= 0) return 0;
+    buf[n] = 0;
+    unsigned long long on_cpu = 0, waited = 0, runs = 0;
+    if (std::sscanf(buf, "%llu %llu %llu", &on_cpu, &waited, &runs) != 3) return 0;
+    const uint64_t per_run = runs > runs_ ? (waited - waited_) / (runs - runs_) : 0;
+    const bool first = runs_ == 0;
+    waited_ = waited;
+    runs_ = runs;
+    return first ? 0 : per_run;
+#else
+    return 0;
+#endif
+  }
+
+ private:
+  int fd_ = -1;
+  uint64_t waited_ = 0, runs_ = 0;
+};
+
+/** Whether the calling worker's CPU is shared with a busy process (kLongGapNs). */
+class SharedCpuSign {
+ public:
+  /** A wait of `length` to run, seen at now. */
+  void wait(uint64_t length, uint64_t now) {
+    if (length < kLongGapNs) return;
+    if (now - last_gap_ <= kGapPairNs || (park_until_ != 0 && now - park_until_ <= kStillSharedNs))
+      park_until_ = now + kSharedParkNs;
+    last_gap_ = now;
+  }
+  bool shared(uint64_t now) const { return now < park_until_; }
+
+ private:
+  uint64_t last_gap_ = 0, park_until_ = 0;
+};
 
 size_t threads_from_env() {
   const char* v = std::getenv("ACL_SIM_HOST_THREADS");
@@ -78,15 +140,6 @@ size_t threads_from_env() {
   }
   unsigned hw = std::thread::hardware_concurrency();
   return hw ? hw : 1;
-}
-
-/** Times the calling thread was preempted (involuntary context switches), or 0 where the platform cannot tell. */
-long preemptions() {
-#if defined(__linux__)
-  rusage u{};
-  if (getrusage(RUSAGE_THREAD, &u) == 0) return u.ru_nivcsw;
-#endif
-  return 0;
 }
 
 // ACL_SIM_POOL_TAIL_SPIN_US / ACL_SIM_POOL_WORKER_SPIN_US: the spins instead of kTailSpinNs /
@@ -231,19 +284,26 @@ struct ThreadPool::Impl {
   void worker_loop(size_t index) {
     t_worker_index = index;
     // Spin for a while after the last job before sleeping: a model runs hundreds of short kernels
-    // back to back, and a futex wake per kernel would dominate their cost. Not while another process
-    // preempts this worker (kContendedParkNs).
+    // back to back, and a futex wake per kernel would dominate their cost. Not while a busy process
+    // shares this worker's CPU (SharedCpuSign).
     uint64_t deadline = monotonic_ns() + worker_spin_ns;
-    long preempted = preemptions();
-    uint64_t checked = 0, park_until = 0, last_preempted = 0;
+    SharedCpuSign sign;
+    RunWait run_wait;
+    uint64_t checked = 0;
     for (;;) {
       bool idle_too_long = false;
+      uint64_t read = monotonic_ns();
       for (unsigned spin = 1; open_jobs.load(std::memory_order_relaxed) == 0; ++spin) {
         if (stopping.load(std::memory_order_relaxed)) break;
         ACL_SIM_CPU_RELAX();
-        if (spin % 16 == 0 && monotonic_ns() >= deadline) {
-          idle_too_long = true;
-          break;
+        if (spin % 16 == 0) {
+          const uint64_t now = monotonic_ns();
+          sign.wait(now - read, now);
+          read = now;
+          if (now >= deadline || sign.shared(now)) {
+            idle_too_long = true;
+            break;
+          }
         }
       }
       std::shared_ptr<Job> job;
@@ -267,20 +327,11 @@ struct ThreadPool::Impl {
         placement.bar(pthread_self(), job->caller_cpu, barred[index]);
       job->drain();  // a job whose indices are all claimed returns at once, touching neither fn nor ctx
       const uint64_t now = monotonic_ns();
-      if (now - checked >= kPreemptCheckNs) {
+      if (now - checked >= kWaitCheckNs) {
         checked = now;
-        const long p = preemptions();
-        // One preemption is no pattern (a kernel thread, another process's brief wake-up); a second within
-        // kPreemptPairNs of the first is, and so is one soon after a park ends (the CPU is still shared).
-        if (p != preempted) {
-          if (p - preempted >= 2 || now - last_preempted <= kPreemptPairNs ||
-              (park_until != 0 && now - park_until <= kStillSharedNs))
-            park_until = now + kContendedParkNs;
-          last_preempted = now;
-        }
-        preempted = p;
+        sign.wait(run_wait.wait_per_run(), now);
       }
-      deadline = now < park_until ? now : now + worker_spin_ns;
+      deadline = sign.shared(now) ? now : now + worker_spin_ns;
     }
   }
 };

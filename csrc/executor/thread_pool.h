@@ -21,8 +21,8 @@
 //   elsewhere by spinning 250 us (ACL_SIM_POOL_TAIL_SPIN_US overrides it, for
 //   measurements), then yields 64 times, then sleeps until the last finishes;
 // - an idle worker spins 1.3 ms for the next fork before it sleeps
-//   (ACL_SIM_POOL_WORKER_SPIN_US overrides it, for measurements), unless another process keeps
-//   preempting it (its CPU is shared): then it sleeps at once after its jobs, for the next 50 ms.
+//   (ACL_SIM_POOL_WORKER_SPIN_US overrides it, for measurements), unless a busy process shares its
+//   CPU (its spin loses whole time slices): then it sleeps at once after its jobs, for the next 50 ms.
 //
 // The class is exported from libascendcl.so (which is otherwise built with
 // hidden visibility) so C++ tests and benchmarks can drive the pool directly.
