@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <exception>
@@ -12,13 +11,9 @@
 #include <thread>
 #include <vector>
 
-#if defined(__linux__)
-#include <fcntl.h>
-#include <unistd.h>
-#endif
-
 #include "common/clock.h"
 #include "executor/executor_observer.h"
+#include "executor/shared_cpu.h"
 #include "executor/worker_placement.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -54,83 +49,8 @@ void lock_spinning(std::unique_lock<std::mutex>& lock) {
 constexpr uint64_t kTailSpinNs = 250'000;
 // How long an idle worker spins for the next fork before it sleeps (20000 pauses on Zen 4).
 constexpr uint64_t kWorkerSpinNs = 1'300'000;
-// A worker whose CPU another busy process shares sleeps at once after its jobs for kSharedParkNs instead of
-// spinning. Spinning there uses up the worker's share of the CPU waiting, so the scheduler preempts it for a whole
-// time slice, often mid-index, and the fork waits for it; a worker that has slept most of the time preempts the
-// busy process when it is woken and runs its indices through. The sign is a wait to run of kLongGapNs or more: a
-// gap between two of the spin loop's clock reads, or the average wait per run the kernel counted for the worker
-// (RunWait). A process that only wakes briefly (onnxruntime's pool between its ops) costs waits of tens of
-// microseconds, a busy one whole time slices (medians 34 us and 1.07 ms per run, squeezenet, idle host and a busy
-// loop on one vCPU). Two such waits within kGapPairNs, or one within kStillSharedNs of the last park's end, mean
-// the CPU is shared. Stop 38, 2-vCPU Zen 4 VM with a busy loop pinned to one vCPU, against the library before
-// (alternated): light_resnet50 0.704x the time, squeezenet 0.719x, inception_v2 0.715x, PP-OCR cls 1.163x (many
-// small ops, a futex wake each); idle host 0.993-1.007x (docs/perf_history.md, "Stop 38").
-constexpr uint64_t kSharedParkNs = 50'000'000;
-constexpr uint64_t kLongGapNs = 500'000;
-constexpr uint64_t kGapPairNs = 20'000'000;
-constexpr uint64_t kStillSharedNs = 200'000'000;
-// How often a worker reads its run wait (a system call: at most once a millisecond, after a job).
-constexpr uint64_t kWaitCheckNs = 1'000'000;
 // Pools up to this many threads bar their parked workers from the caller's CPU before waking them.
 constexpr size_t kBarParkedUpTo = 8;
-
-/**
- * The calling thread's time waiting to run and its count of runs so far (Linux: /proc/thread-self/schedstat),
- * for SharedCpuSign: the wait per run says whether something else holds this CPU for whole time slices.
- */
-class RunWait {
- public:
-  RunWait() {
-#if defined(__linux__)
-    fd_ = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-#endif
-  }
-  ~RunWait() {
-#if defined(__linux__)
-    if (fd_ >= 0) ::close(fd_);
-#endif
-  }
-  RunWait(const RunWait&) = delete;
-  RunWait& operator=(const RunWait&) = delete;
-  /** Nanoseconds waited per run since the last call (0 when there was no new run or it cannot tell). */
-  uint64_t wait_per_run() {
-#if defined(__linux__)
-    char buf[96];
-    const ssize_t n = fd_ >= 0 ? ::pread(fd_, buf, sizeof buf - 1, 0) : -1;
-    if (n <= 0) return 0;
-    buf[n] = 0;
-    unsigned long long on_cpu = 0, waited = 0, runs = 0;
-    if (std::sscanf(buf, "%llu %llu %llu", &on_cpu, &waited, &runs) != 3) return 0;
-    const uint64_t per_run = runs > runs_ ? (waited - waited_) / (runs - runs_) : 0;
-    const bool first = runs_ == 0;
-    waited_ = waited;
-    runs_ = runs;
-    return first ? 0 : per_run;
-#else
-    return 0;
-#endif
-  }
-
- private:
-  int fd_ = -1;
-  uint64_t waited_ = 0, runs_ = 0;
-};
-
-/** Whether the calling worker's CPU is shared with a busy process (kLongGapNs). */
-class SharedCpuSign {
- public:
-  /** A wait of `length` to run, seen at now. */
-  void wait(uint64_t length, uint64_t now) {
-    if (length < kLongGapNs) return;
-    if (now - last_gap_ <= kGapPairNs || (park_until_ != 0 && now - park_until_ <= kStillSharedNs))
-      park_until_ = now + kSharedParkNs;
-    last_gap_ = now;
-  }
-  bool shared(uint64_t now) const { return now < park_until_; }
-
- private:
-  uint64_t last_gap_ = 0, park_until_ = 0;
-};
 
 size_t threads_from_env() {
   const char* v = std::getenv("ACL_SIM_HOST_THREADS");
@@ -288,8 +208,6 @@ struct ThreadPool::Impl {
     // shares this worker's CPU (SharedCpuSign).
     uint64_t deadline = monotonic_ns() + worker_spin_ns;
     SharedCpuSign sign;
-    RunWait run_wait;
-    uint64_t checked = 0;
     for (;;) {
       bool idle_too_long = false;
       uint64_t read = monotonic_ns();
@@ -298,7 +216,7 @@ struct ThreadPool::Impl {
         ACL_SIM_CPU_RELAX();
         if (spin % 16 == 0) {
           const uint64_t now = monotonic_ns();
-          sign.wait(now - read, now);
+          sign.gap(now - read, now);
           read = now;
           if (now >= deadline || sign.shared(now)) {
             idle_too_long = true;
@@ -327,10 +245,7 @@ struct ThreadPool::Impl {
         placement.bar(pthread_self(), job->caller_cpu, barred[index]);
       job->drain();  // a job whose indices are all claimed returns at once, touching neither fn nor ctx
       const uint64_t now = monotonic_ns();
-      if (now - checked >= kWaitCheckNs) {
-        checked = now;
-        sign.wait(run_wait.wait_per_run(), now);
-      }
+      sign.after_job(now);
       deadline = sign.shared(now) ? now : now + worker_spin_ns;
     }
   }
