@@ -6,6 +6,7 @@
 
 #include "kernels/cpu_features.h"
 #include "kernels/gemm_simd.h"
+#include "kernels/pool_taps.h"
 
 namespace acl_sim {
 namespace {
@@ -16,15 +17,6 @@ namespace {
 // position inside the plane, the left / right neighbour inside its row, then (stride 2) the window centres: the
 // lane mask (AVX-512) or the centres' lane indices first (AVX2, a vpermps), and their count.
 enum Entry { kUp, kMid, kDown, kLeft, kRight, kCentres, kCentreCount, kEntries };
-
-bool flat_kernels_available() {
-#if defined(__x86_64__)
-  const KernelIsa isa = cpu_features().isa;
-  return isa == KernelIsa::kAvx512 || isa == KernelIsa::kAvx2;
-#else
-  return false;
-#endif
-}
 
 /** Lanes per vector, and words per table entry, of this host's kernel. */
 int flat_lanes() {
@@ -205,7 +197,7 @@ int64_t centred_output(int64_t i, int64_t stride, int64_t pad, int64_t outputs) 
 }  // namespace
 
 bool pool_3x3_flat_supported(int64_t IH, int64_t IW, int64_t stride, int64_t pt, int64_t pl, int64_t OH, int64_t OW) {
-  if (!flat_kernels_available() || IH < 1 || IW < 1 || OH < 1 || OW < 1) return false;
+  if (!pool_plane_kernels_available() || IH < 1 || IW < 1 || OH < 1 || OW < 1) return false;
   if (stride == 1) return pt == 1 && pl == 1 && OH == IH && OW == IW && IH * IW <= kFlatPlaneMax;
   // Stride 2: the last output's centre (OH - 1) * 2 - pt + 1 inside the plane, as every earlier one is then.
   return stride == 2 && (pt == 0 || pt == 1) && (pl == 0 || pl == 1) && IH * IW <= kFlatPlaneMaxStride2 &&

@@ -273,8 +273,9 @@ ACL_SIM_TARGET_AVX2 void pool_3x3s2_avx2(const float* x, int64_t IH, int64_t IW,
 }
 #endif
 
-/** The plane kernels (max 3x3/2, avg 2x2/2) exist for AVX-512 and AVX2. */
-bool plane_kernels_available() {
+}  // namespace
+
+bool pool_plane_kernels_available() {
 #if defined(__x86_64__)
   const KernelIsa isa = cpu_features().isa;
   return isa == KernelIsa::kAvx512 || isa == KernelIsa::kAvx2;
@@ -283,10 +284,8 @@ bool plane_kernels_available() {
 #endif
 }
 
-}  // namespace
-
 bool pool_3x3s2_supported(int64_t pt, int64_t pl) {
-  return plane_kernels_available() && (pt == 0 || pt == 1) && (pl == 0 || pl == 1);
+  return pool_plane_kernels_available() && (pt == 0 || pt == 1) && (pl == 0 || pl == 1);
 }
 
 void pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y, int64_t OH,
@@ -302,7 +301,7 @@ void pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, in
 #endif
 }
 
-bool avg_pool_2x2s2_supported() { return plane_kernels_available(); }
+bool avg_pool_2x2s2_supported() { return pool_plane_kernels_available(); }
 
 void avg_pool_2x2s2_plane_f32(const float* x, int64_t IW, float* y, int64_t OH, int64_t OW) {
 #if defined(__x86_64__)
@@ -313,7 +312,7 @@ void avg_pool_2x2s2_plane_f32(const float* x, int64_t IW, float* y, int64_t OH, 
 #endif
 }
 
-bool pool_3x3s1p1_supported(int64_t IH, int64_t IW) { return plane_kernels_available() && IH >= 1 && IW >= 3; }
+bool pool_3x3s1p1_supported(int64_t IH, int64_t IW) { return pool_plane_kernels_available() && IH >= 1 && IW >= 3; }
 
 void pool_3x3s1p1_plane_f32(bool is_max, const float* x, int64_t IH, int64_t IW, float* y, bool include_pad) {
 #if defined(__x86_64__)

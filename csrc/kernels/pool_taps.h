@@ -17,6 +17,9 @@ namespace acl_sim {
  */
 void pool_row_taps_f32(bool is_max, float* acc, const float* r, int64_t n, int64_t kw, int64_t dw, int64_t s);
 
+/** True when this host has the per-plane pool kernels (AVX-512 or AVX2): the 3x3/2, 2x2/2, 3x3/1 and flat ones. */
+bool pool_plane_kernels_available();
+
 /** True when pool_3x3s2_plane_f32 runs here: this host has its kernel (AVX-512, AVX2) and pt, pl are 0 or 1. */
 bool pool_3x3s2_supported(int64_t pt, int64_t pl);
 
