@@ -9,7 +9,10 @@ against `acl.mdl.execute` alone on device buffers already in place, as numpy wor
 Timing: bench_timing.compare (wall clock, all cores on both sides, calls alternated, warm-up; both
 medians and the median of per-pair ratios acl_sim / reference, lower is better). Each sample starts
 after a 3 ms pause and one untimed call (POOL_SETTLE_S), so acl_sim's idle workers, which spin ~1.3 ms
-after a run, never share the cores with onnxruntime's sample.
+after a run, never share the cores with onnxruntime's sample. Each row also gives the CPU 0-1 cache-line
+round trip before and after it (bench_timing.core_round_trip_ns): on a VM that moves its vCPUs between one
+die and two (50-65 against 300-350 ns on the Zen 4 VM of stops 22-39), both sides lose much of their second
+core's speed-up on two dies, acl_sim more (docs/perf_history.md, "Stop 39").
 
     PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_models.py            # ~2-3 min
     ... bench_models.py --models resnet50,matmul1024 --seconds 3
@@ -284,17 +287,21 @@ def main():
     print(header, flush=True)
     rows = []
     for name in names:
+        before = bt.core_round_trip_ns()
         try:
             r = bench(acl, name, args.seconds)
             c = r["cmp"]
             ref = "numpy" if name == "matmul1024" else "onnxruntime"
+            trip = f"{bt.round_trip_text(before)} / {bt.round_trip_text(bt.core_round_trip_ns())}"
             rows.append([LABELS.get(name, name), bt.ms(c.ours_s), f"{bt.ms(c.ref_s)} ({ref})", f"{c.ratio:.2f}x",
-                         str(c.pairs), f"{r['err']:.1e}"])
+                         str(c.pairs), f"{r['err']:.1e}", trip])
         except Exception as exc:  # report and continue: one failing model must not hide the rest
-            rows.append([LABELS.get(name, name), "", "", f"failed: {type(exc).__name__}: {str(exc)[:120]}", "", ""])
+            rows.append([LABELS.get(name, name), "", "", f"failed: {type(exc).__name__}: {str(exc)[:120]}", "", "",
+                         ""])
         print("  ".join(rows[-1]), flush=True)
     report = [bt.table(["model (public path: atc, load, memcpy + execute + memcpy)", "acl_sim ms", "reference ms",
-                        "acl_sim / reference", "pairs", "max |diff| / max |ref|"], rows)]
+                        "acl_sim / reference", "pairs", "max |diff| / max |ref|",
+                        "CPU 0-1 round trip ns, before / after"], rows)]
     print()
     print(report[0])
     if args.prof:

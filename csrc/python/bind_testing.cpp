@@ -11,6 +11,7 @@
 #include "common/dtype.h"
 #include "common/error.h"
 #include "common/error_codes.h"
+#include "executor/core_round_trip.h"
 #include "executor/thread_pool.h"
 #include "kernels/cpu_features.h"
 #include "kernels/gemm.h"
@@ -73,6 +74,16 @@ void bind_testing(py::module_& t) {
       },
       "Which kernel ISA this process picked (after ACL_SIM_KERNEL_ISA), the GEMM micro-kernel, the CPU's "
       "features and the host pool's thread count (for benchmark headers).");
+
+  t.def(
+      "core_round_trip_ns",
+      [](int rounds) {
+        py::gil_scoped_release unlocked;
+        return core_round_trip_ns(rounds);
+      },
+      py::arg("rounds") = 20000,
+      "Median ns of a cache-line round trip between threads pinned to the process's first two CPUs (-1: fewer "
+      "than two, or no pinning): how far apart the host placed them, for benchmark reports.");
 
   t.def("dtype_size", [](int dtype) { return dtype_size(dtype); }, "Bytes per element of an aclDataType (0: unsupported).");
   t.def("dtype_table", [] {
