@@ -63,10 +63,7 @@ def main():
     import acl
     from acl_sim._core import testing_model
 
-    assert acl.init() in (0, 100002)
-    assert acl.rt.set_device(0) == 0
-    ctx, ret = acl.rt.create_context(0)
-    assert ret == 0
+    ctx = bm.open_device(acl)
     print(bt.machine_header(), flush=True)
     rows = []
     for label, name in CASES:
@@ -93,9 +90,7 @@ def main():
         rows.append([label, bt.ms(vs_kernel.ours_s), bt.ms(vs_kernel.ref_s), bt.ms(vs_graph.ref_s),
                      f"{vs_kernel.ratio:.3f}", f"{vs_graph.ratio:.3f}"])
         print("  ".join(rows[-1]), flush=True)
-    acl.rt.destroy_context(ctx)
-    acl.rt.reset_device(0)
-    acl.finalize()
+    bm.close_device(acl, ctx)
     print()
     print(bt.table(["one-node model", "acl.mdl.execute ms", "kernel (run_op) ms", "graph (testing_model) ms",
                     "execute / kernel", "execute / graph"], rows))

@@ -207,6 +207,21 @@ class AclModel:
         acl.mdl.unload(self.model_id)
 
 
+def open_device(acl):
+    """acl.init, device 0 and a context on it, as every model benchmark starts; returns the context."""
+    assert acl.init() in (0, 100002)
+    assert acl.rt.set_device(0) == 0
+    ctx, ret = acl.rt.create_context(0)
+    assert ret == 0
+    return ctx
+
+
+def close_device(acl, ctx) -> None:
+    acl.rt.destroy_context(ctx)
+    acl.rt.reset_device(0)
+    acl.finalize()
+
+
 def bench(acl, name: str, seconds: float) -> dict:
     path, shape_opt, feeds = model_case(name)
     om = atc(path, shape_opt, os.path.join(WORK, "om", name))
@@ -277,11 +292,7 @@ def main():
 
     import acl
 
-    ret = acl.init()
-    assert ret in (0, 100002), ret
-    assert acl.rt.set_device(0) == 0
-    ctx, ret = acl.rt.create_context(0)
-    assert ret == 0
+    ctx = open_device(acl)
     names = [m for n in args.models.split(",") for m in (LIGHT_MORE if n == "light" else [n])]
     header = bt.machine_header()
     print(header, flush=True)
@@ -310,9 +321,7 @@ def main():
                      f"{PROFILED_RUNS} runs after {PROFILE_WARMUP} warm-up)")
             report += [f"\n{title}\n", profile_table(acl, name)]
             print("\n".join(report[-2:]), flush=True)
-    acl.rt.destroy_context(ctx)
-    acl.rt.reset_device(0)
-    acl.finalize()
+    close_device(acl, ctx)
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as f:
             f.write("## Models through the public path (acl_sim vs onnxruntime)\n\n")

@@ -29,6 +29,7 @@ bool pin_to(int cpu) {
 double core_round_trip_ns(int rounds) {
 #if defined(__linux__)
   if (rounds < 1) return -1;
+  rounds = std::min(rounds, 10'000'000);  // the flag counts 2 per round in an int
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return -1;
@@ -39,8 +40,8 @@ double core_round_trip_ns(int rounds) {
 
   constexpr int kBatches = 5;
   const int per_batch = std::max(1, rounds / kBatches);
-  // The line both threads spin on, alone on it (no other variable's writes move it); the echo only answers once it
-  // runs where it was pinned (ready), so a refused pin never leaves two threads spinning on one CPU.
+  // The line both threads spin on, alone on it (no other variable's writes move it). A negative value sends the
+  // echo home: the caller could not pin itself, and two threads spinning on one CPU would take time slices a round.
   struct alignas(64) Line {
     std::atomic<int> value{0};
     char pad[64 - sizeof(std::atomic<int>)];
@@ -49,26 +50,24 @@ double core_round_trip_ns(int rounds) {
   std::atomic<int>& flag = line->value;
   std::atomic<int> ready{0};
   std::thread echo([&] {
-    ready.store(pin_to(cpus[1]) ? 1 : -1, std::memory_order_release);
-    if (ready.load(std::memory_order_relaxed) < 0) return;
+    const bool pinned = pin_to(cpus[1]);
+    ready.store(pinned ? 1 : -1, std::memory_order_release);
+    if (!pinned) return;
     for (int i = 0; i < kBatches * per_batch; ++i) {
-      while (flag.load(std::memory_order_acquire) != 2 * i + 1) {
-      }
-      flag.store(2 * i + 2);  // seq_cst: leaves the store buffer at once (a release store waited in it: 85 ns, not 50)
+      int v;
+      while ((v = flag.load(std::memory_order_acquire)) != 2 * i + 1)
+        if (v < 0) return;
+      // Sequentially consistent stores leave the store buffer at once; release ones waited there (85 ns on one
+      // die where a standalone ping-pong read 50).
+      flag.store(2 * i + 2);
     }
   });
-  int r;
-  while ((r = ready.load(std::memory_order_acquire)) == 0) std::this_thread::yield();
-  // Whatever the caller was pinned to before is restored after.
-  cpu_set_t before;
+  while (ready.load(std::memory_order_acquire) == 0) std::this_thread::yield();
+  cpu_set_t before;  // the caller's own mask, restored after
   CPU_ZERO(&before);
   const bool had_mask = pthread_getaffinity_np(pthread_self(), sizeof before, &before) == 0;
-  if (r < 0 || !pin_to(cpus[0])) {
-    // The echo waits for round 1 only if it pinned; release it by playing every round from here.
-    for (int i = 0; r > 0 && i < kBatches * per_batch; ++i) {
-      flag.store(2 * i + 1);
-      while (flag.load(std::memory_order_acquire) != 2 * i + 2) std::this_thread::yield();
-    }
+  if (ready.load(std::memory_order_relaxed) < 0 || !pin_to(cpus[0])) {
+    flag.store(-1);
     echo.join();
     if (had_mask) pthread_setaffinity_np(pthread_self(), sizeof before, &before);
     return -1;
