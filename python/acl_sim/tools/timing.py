@@ -155,14 +155,15 @@ def machine_header() -> str:
                       if k["isa"] == "avx512" and k["avx512_double_pumped"] else "")
     return (f"CPU: {_cpu_model()}, {os.cpu_count()} cores ({_cpu_isa()}); acl_sim kernel ISA {isa}, "
             f"GEMM micro-kernel {k['gemm_kernel']}, {k['host_threads']} pool threads; {load}; "
-            f"CPU 0-1 round trip {round_trip_text(core_round_trip_ns())} ns; Python {platform.python_version()}.\nTiming: {mode}.")
+            f"CPU 0-1 round trip {round_trip_text(core_round_trip_ns())} ns; "
+            f"Python {platform.python_version()}.\nTiming: {mode}.")
 
 
 def core_round_trip_ns() -> float | None:
-    """Cache-line round trip between the process's first two CPUs, in ns (None: fewer than two). On VMs it
-    changes under a running process: both vCPUs on one die with a shared L3 (50-65 ns on the Zen 4 VM of stops
-    22-39) or on two (300-350 ns), and a model's time with it (docs/perf_history.md, "Stop 39"), so reports
-    print it beside their figures."""
+    """Cache-line round trip between the process's first two CPUs (reports call them CPU 0-1), in ns (None:
+    fewer than two). On VMs it changes under a running process: both vCPUs on one die with a shared L3 (50-65 ns
+    on the Zen 4 VM of stops 22-39) or on two (300-350 ns), and a model's time with it (docs/perf_history.md,
+    "Stop 39"), so reports print it beside their figures."""
     from acl_sim._core import testing
 
     ns = testing.core_round_trip_ns()
