@@ -484,8 +484,13 @@ bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_r
   // Intel Xeon (stop 23, bench_node_ab.py, 30 pairs) the GEMM took 0.74-0.82x the direct conv's time on 1x1
   // 512->128 and 512->256 at 28x28 and 1x1/2 256->512 from 56x56, the same on the rest (56x56, 128->512).
   // On smaller planes the direct conv's packed weights and folded extra columns win (14x14: GEMM 1.03-1.1x,
-  // 7x7: 1.1-1.25x; 1x1/2 to 14x14 and 7x7: 1.1-1.2x).
-  if (pointwise && g.out_size() >= 784) return false;
+  // 7x7: 1.1-1.25x; 1x1/2 to 14x14 and 7x7: 1.1-1.2x). Not with 16 output channels or fewer, where the GEMM packs
+  // the whole input (K x P values) for only 16 x K x P FMAs: stop 39, in-model A/B on Zen 4 (bench_node_ab.py, 40
+  // pairs, the vCPUs on one die and on two alike), squeezenet's 1x1 64->16 and 128->16 at 55x55 took 0.71x and
+  // 0.83x the GEMM's time on the direct conv; the models 0.990-0.996x (squeezenet, PP-OCR cls and det), PP-OCR rec
+  // and shufflenet unchanged. On AVX2 (which returned above) the GEMM took 1.13x and 0.96x the direct conv's time
+  // on those two: mixed, so they stay on the GEMM there.
+  if (pointwise && g.out_size() >= 784 && m_rows > 16) return false;
   // Junk columns per output row (pitch - OW) cost as much as real ones: on small planes (3x3 at 28x28
   // and below) they outweigh the im2col the GEMM path pays, so those stay on the GEMM. Unless the conv
   // has few output rows: im2col writes K x P values for only m_rows x K x P FMAs (3x3 128->32 at 14x14
