@@ -109,9 +109,9 @@ void run_conv(OpContext& ctx) {
   const Activation act = activation_from_attrs(at);
   if (N * M * g.out_size() == 0) return;
 
-  F32Input X(tx), W(tw), B, R;
-  if (has_bias) B = F32Input(ctx.inputs[2]);
-  if (has_residual) R = F32Input(ctx.inputs[3]);
+  F32Input X(ctx, 0), W(ctx, 1), B, R;
+  if (has_bias) B = F32Input(ctx, 2);
+  if (has_residual) R = F32Input(ctx, 3);
   F32Output Y(ctx.outputs[0]);
   const float* bias = has_bias ? B.data() : nullptr;
 

@@ -107,8 +107,8 @@ void run_conv_transpose(OpContext& ctx) {
   const Activation act = activation_from_attrs(at);
   if (ty.numel() == 0) return;
 
-  F32Input X(tx), W(tw), B;
-  if (has_bias) B = F32Input(ctx.inputs[2]);
+  F32Input X(ctx, 0), W(ctx, 1), B;
+  if (has_bias) B = F32Input(ctx, 2);
   F32Output Y(ctx.outputs[0]);
   const Geometry3 g3(g);
   const int64_t kprod = g.kernel_size(), in_size = g.in_size(), out_size = g.out_size();

@@ -71,9 +71,9 @@ void run_deform_conv(OpContext& ctx) {
                     M);
   if (ctx.outputs[0].numel() == 0) return;
 
-  F32Input X(tx), Wt(tw), Off(toff), Mask, Bias;
-  if (tm) Mask = F32Input(*tm);
-  if (tb) Bias = F32Input(*tb);
+  F32Input X(ctx, 0), Wt(ctx, 1), Off(ctx, 2), Mask, Bias;
+  if (tm) Mask = F32Input(ctx, 4);
+  if (tb) Bias = F32Input(ctx, 3);
   F32Output Y(ctx.outputs[0]);
   const int64_t cg = C / group, mg = M / group, c_per_og = C / og;
   const int64_t sh = g.stride[0], sw = g.stride[1], dh = g.dilation[0], dw = g.dilation[1];

@@ -70,7 +70,7 @@ void run_matmul(OpContext& ctx) {
   const Activation act = activation_from_attrs(*ctx.attrs);
   const int64_t M = p.M, N = p.N, K = p.K;
   if (p.batch_count * M * N == 0) return;
-  F32Input A(ta), B(tb);
+  F32Input A(ctx, 0), B(ctx, 1);
   F32Output Y(ctx.outputs[0]);
   GemmEpilogue ep;
   ep.act = act;
@@ -118,7 +118,7 @@ void run_gemm(OpContext& ctx) {
   const Activation act = activation_from_attrs(at);
   if (M * N == 0) return;
 
-  F32Input A(ta), B(tb);
+  F32Input A(ctx, 0), B(ctx, 1);
   F32Output Y(ctx.outputs[0]);
   const MatrixRef a = trans_a ? MatrixRef{A.data(), 1, M} : MatrixRef{A.data(), K, 1};
   const MatrixRef b = trans_b ? MatrixRef{B.data(), 1, K} : MatrixRef{B.data(), N, 1};
@@ -130,7 +130,7 @@ void run_gemm(OpContext& ctx) {
   const bool has_c = ctx.inputs.size() > 2 && ctx.inputs[2].present() && beta != 0.f;
   if (has_c) {
     const TensorView& tc = ctx.inputs[2];
-    F32Input C(tc);
+    F32Input C(ctx, 2);
     std::vector<int64_t> cs = tc.shape;
     while (cs.size() < 2) cs.insert(cs.begin(), 1);
     ACL_SIM_REQUIRE(cs.size() == 2 && (cs[0] == 1 || cs[0] == M) && (cs[1] == 1 || cs[1] == N),

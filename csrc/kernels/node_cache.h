@@ -9,7 +9,9 @@
 // device pool (real ATC writes such layouts into the .om's weight size).
 #pragma once
 
+#include <array>
 #include <atomic>
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -38,10 +40,30 @@ class NodeCache {
     return *static_cast<const T*>(value_.get());
   }
 
+  /** Inputs below this index have a slot of their own (input_slot). */
+  static constexpr size_t kInputSlots = 8;
+
+  /**
+   * A cache of its own for what the node derives from input k alone, whatever the op keeps in get(): the
+   * fp32 copy of an fp16 / bf16 weight (gemm_tensor_io.h), which every op widens the same way. k <
+   * kInputSlots; created empty on first use, thread-safe.
+   */
+  NodeCache& input_slot(size_t k) {
+    if (NodeCache* s = slots_[k].load(std::memory_order_acquire)) return *s;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!owned_slots_[k]) {
+      owned_slots_[k] = std::make_unique<NodeCache>();
+      slots_[k].store(owned_slots_[k].get(), std::memory_order_release);
+    }
+    return *owned_slots_[k];
+  }
+
  private:
   std::mutex mu_;
   std::shared_ptr<void> value_;
   std::atomic<const void*> ready_{nullptr};
+  std::array<std::atomic<NodeCache*>, kInputSlots> slots_{};
+  std::array<std::unique_ptr<NodeCache>, kInputSlots> owned_slots_;
 };
 
 }  // namespace acl_sim
