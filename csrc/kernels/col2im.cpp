@@ -127,7 +127,7 @@ void run_col2im(OpContext& ctx) {
   }
   ACL_SIM_REQUIRE(::acl_sim::is_float_dtype(x.dtype), ACL_ERROR_UNSUPPORTED_DATA_TYPE, ctx.op_type,
                   ": unsupported dtype ", dtype_name(x.dtype), " (float types only)");
-  F32Input col(x);
+  F32Input col(ctx, 0);
   F32Output img(y);
   parallel_blocks(planes, grain, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p)

@@ -5,6 +5,7 @@
 #include "executor/thread_pool.h"
 #include "kernels/node_cache.h"
 #include "kernels/packed_weights.h"
+#include "kernels/thread_scratch.h"
 
 namespace acl_sim {
 namespace {
@@ -12,6 +13,9 @@ namespace {
 // Conversions run at memory speed, a few GB/s per core: below this many values a fork costs more than it saves.
 constexpr size_t kParallelValues = size_t{1} << 16;
 constexpr size_t kChunkValues = size_t{1} << 14;
+
+thread_local Scratch<float> t_input_stage[NodeCache::kInputSlots];
+thread_local Scratch<float> t_output_stage;
 
 template <class F>
 void over_chunks(size_t n, F&& f) {
@@ -39,36 +43,31 @@ void narrow_from_f32(int dtype, const float* src, uint16_t* dst, size_t n) {
   });
 }
 
-F32Input::F32Input(const TensorView& t) {
+F32Input::F32Input(const OpContext& ctx, size_t k) {
+  const TensorView& t = ctx.inputs[k];
   if (t.dtype == ACL_FLOAT) {
     data_ = static_cast<const float*>(t.data);
     return;
   }
   const size_t n = static_cast<size_t>(t.numel());
-  storage_.reset(new float[n]);
-  widen_to_f32(t.dtype, static_cast<const uint16_t*>(t.data), storage_.get(), n);
-  data_ = storage_.get();
-}
-
-F32Input::F32Input(const OpContext& ctx, size_t k) {
-  const TensorView& t = ctx.inputs[k];
-  if (t.dtype == ACL_FLOAT || !ctx.cache || !ctx.input_is_weight(k) || k >= NodeCache::kInputSlots) {
-    *this = F32Input(t);
+  const auto* src = static_cast<const uint16_t*>(t.data);
+  if (ctx.cache && ctx.input_is_weight(k) && k < NodeCache::kInputSlots) {
+    data_ = packed_once(ctx.cache->input_slot(k), n, [&](float* dst) { widen_to_f32(t.dtype, src, dst, n); });
     return;
   }
-  const size_t n = static_cast<size_t>(t.numel());
-  data_ = packed_once(ctx.cache->input_slot(k), n, [&](float* dst) {
-    widen_to_f32(t.dtype, static_cast<const uint16_t*>(t.data), dst, n);
-  });
+  float* dst;
+  if (k < NodeCache::kInputSlots) {
+    dst = t_input_stage[k].get(n);
+  } else {
+    storage_.reset(new float[n]);
+    dst = storage_.get();
+  }
+  widen_to_f32(t.dtype, src, dst, n);
+  data_ = dst;
 }
 
 F32Output::F32Output(TensorView& t) : view_(&t) {
-  if (t.dtype == ACL_FLOAT) {
-    data_ = static_cast<float*>(t.data);
-    return;
-  }
-  storage_.reset(new float[static_cast<size_t>(t.numel())]);
-  data_ = storage_.get();
+  data_ = t.dtype == ACL_FLOAT ? static_cast<float*>(t.data) : t_output_stage.get(static_cast<size_t>(t.numel()));
 }
 
 void F32Output::commit() {

@@ -26,26 +26,29 @@ void widen_to_f32(int dtype, const uint16_t* src, float* dst, size_t n);
 /** Narrows n fp32 values to fp16 or bf16 (round to nearest even), over the pool's threads when n is large. */
 void narrow_from_f32(int dtype, const float* src, uint16_t* dst, size_t n);
 
-/** An input seen as fp32: points at the tensor itself when it is fp32, else at a widened copy. */
+/**
+ * Input k of an op seen as fp32: the tensor itself when it is fp32, else a widened copy. A loaded model's
+ * constant fp16 / bf16 weight is widened once, into the node's cache (NodeCache::input_slot), not on every run:
+ * resnet50 compiled with --precision_mode=force_fp16 widened its 25 M weights on one thread per inference, 1.4x
+ * the fp32 model's time. Anything else is widened per call into this thread's staging buffer for input k (grow-
+ * only, so a steady-state run allocates nothing: fresh buffers cost a page fault per 4 KiB, 6% of that model's
+ * time); one F32Input per input and op at a time on a thread.
+ */
 class F32Input {
  public:
   F32Input() = default;
-  /** Widened per call (a tensor outside a model, or an activation). */
-  explicit F32Input(const TensorView& t);
-  /**
-   * Input k of the op. A loaded model's constant fp16 / bf16 weight is widened once, into the node's cache
-   * (NodeCache::input_slot), not on every call: resnet50 compiled with --precision_mode=force_fp16 widened
-   * its 25 M weights on one thread per inference, 1.4x the fp32 model's time.
-   */
   F32Input(const OpContext& ctx, size_t k);
   const float* data() const { return data_; }
 
  private:
   const float* data_ = nullptr;
-  std::unique_ptr<float[]> storage_;  // not zeroed: every value is written by the widening
+  std::unique_ptr<float[]> storage_;  // inputs past the staging slots
 };
 
-/** An output written as fp32: the tensor itself when fp32, else a buffer narrowed by commit(). */
+/**
+ * An output written as fp32: the tensor itself when fp32, else this thread's output staging buffer, narrowed by
+ * commit(). One F32Output at a time on a thread.
+ */
 class F32Output {
  public:
   explicit F32Output(TensorView& t);
@@ -56,7 +59,6 @@ class F32Output {
  private:
   TensorView* view_;
   float* data_ = nullptr;
-  std::unique_ptr<float[]> storage_;
 };
 
 /**

@@ -32,7 +32,7 @@ void run_global(OpContext& ctx, GlobalKind kind) {
   for (size_t i = 2; i < tx.shape.size(); ++i) size *= tx.shape[i];
   const double p = static_cast<double>(ctx.attrs->get_int("p", 2));
   if (planes == 0) return;
-  F32Input X(tx);
+  F32Input X(ctx, 0);
   F32Output Y(ctx.outputs[0]);
   const int64_t per_task = std::max<int64_t>(1, 65536 / std::max<int64_t>(1, size));
   const int64_t tasks = (planes + per_task - 1) / per_task;

@@ -306,7 +306,7 @@ void run_pool_f32(OpContext& ctx, PoolKind kind) {
   const int64_t planes = tx.shape[0] * tx.shape[1], in_size = g.in_size(), out_size = g.out_size();
   if (planes * out_size == 0) return;
 
-  F32Input X(tx);
+  F32Input X(ctx, 0);
   F32Output Y(ctx.outputs[0]);
   // Several small planes per pool index so tiny pools do not drown in scheduling.
   const int64_t per_task = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, out_size * g.kernel_size()));
