@@ -17,6 +17,7 @@ core's speed-up on two dies, acl_sim more (docs/perf_history.md, "Stop 39").
     PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_models.py            # ~2-3 min
     ... bench_models.py --models resnet50,matmul1024 --seconds 3
     ... bench_models.py --prof     # adds a per-model op-type table from the profiler (op_summary.csv)
+    ... bench_models.py --precision-mode force_fp16   # acl_sim compiled to fp16; onnxruntime stays on fp32
 
 With the wheel installed, drop PYTHONPATH and ACL_SIM_BUILD_DIR.
 """
@@ -132,12 +133,16 @@ def model_case(name):
     return path, shape_opt, {inp: x}
 
 
-def atc(onnx_path: str, shape_opt: str | None, out_stem: str) -> str:
-    """`acl-sim atc` as a user types it; returns the .om path."""
+def atc(onnx_path: str, shape_opt: str | None, out_stem: str, precision_mode: str | None = None) -> str:
+    """`acl-sim atc` as a user types it (with --precision_mode when given); returns the .om path."""
+    if precision_mode:
+        out_stem += f"_{precision_mode}"
     cmd = [sys.executable, "-m", "acl_sim", "atc", f"--model={onnx_path}", "--framework=5",
            f"--output={out_stem}", "--soc_version=Ascend910B1"]
     if shape_opt:
         cmd.append(f"--input_shape={shape_opt}")
+    if precision_mode:
+        cmd.append(f"--precision_mode={precision_mode}")
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"atc failed: {(r.stderr or r.stdout).strip().splitlines()[-1:]}")
@@ -222,9 +227,9 @@ def close_device(acl, ctx) -> None:
     acl.finalize()
 
 
-def bench(acl, name: str, seconds: float) -> dict:
+def bench(acl, name: str, seconds: float, precision_mode: str | None = None) -> dict:
     path, shape_opt, feeds = model_case(name)
-    om = atc(path, shape_opt, os.path.join(WORK, "om", name))
+    om = atc(path, shape_opt, os.path.join(WORK, "om", name), precision_mode)
     (x,) = feeds.values()
     m = AclModel(acl, om, x)
     try:
@@ -251,14 +256,14 @@ def bench(acl, name: str, seconds: float) -> dict:
     return {"name": name, "cmp": c, "err": err}
 
 
-def profile_table(acl, name: str, top: int = 6) -> str:
+def profile_table(acl, name: str, top: int = 6, precision_mode: str | None = None) -> str:
     """Op-type summary of one model from the profiler's op_summary.csv (acl.prof API): PROFILED_RUNS inferences
     after PROFILE_WARMUP unprofiled ones, so the first run's one-time work (weights packed into the node cache)
     is not in it."""
     from acl_sim.tools.prof import by_type, read_summary
 
     path, shape_opt, feeds = model_case(name)
-    om = atc(path, shape_opt, os.path.join(WORK, "om", name))
+    om = atc(path, shape_opt, os.path.join(WORK, "om", name), precision_mode)
     m = AclModel(acl, om, next(iter(feeds.values())))
     out_dir = tempfile.mkdtemp(prefix=f"prof_{name}_")
     try:
@@ -288,7 +293,10 @@ def main():
     ap.add_argument("--seconds", type=float, default=4.0, help="timing budget per model (at least 3 pairs)")
     ap.add_argument("--prof", action="store_true", help="also print an op-type table per model (acl-sim prof)")
     ap.add_argument("--markdown", help="also write the report (header, table, op tables) to this file")
+    ap.add_argument("--precision-mode", help="compile with atc --precision_mode=MODE (e.g. force_fp16); the "
+                    "reference stays onnxruntime (or numpy) on the fp32 source")
     args = ap.parse_args()
+    mode = args.precision_mode
 
     import acl
 
@@ -297,17 +305,18 @@ def main():
     header = bt.machine_header()
     print(header, flush=True)
     rows = []
+    label = lambda name: LABELS.get(name, name) + (f", {mode}" if mode else "")  # noqa: E731
     for name in names:
         before = bt.core_round_trip_ns()
         try:
-            r = bench(acl, name, args.seconds)
+            r = bench(acl, name, args.seconds, mode)
             c = r["cmp"]
             ref = "numpy" if name == "matmul1024" else "onnxruntime"
             trip = f"{bt.round_trip_text(before)} / {bt.round_trip_text(bt.core_round_trip_ns())}"
-            rows.append([LABELS.get(name, name), bt.ms(c.ours_s), f"{bt.ms(c.ref_s)} ({ref})", f"{c.ratio:.2f}x",
+            rows.append([label(name), bt.ms(c.ours_s), f"{bt.ms(c.ref_s)} ({ref})", f"{c.ratio:.2f}x",
                          str(c.pairs), f"{r['err']:.1e}", trip])
         except Exception as exc:  # report and continue: one failing model must not hide the rest
-            rows.append([LABELS.get(name, name), "", "", f"failed: {type(exc).__name__}: {str(exc)[:120]}", "", "",
+            rows.append([label(name), "", "", f"failed: {type(exc).__name__}: {str(exc)[:120]}", "", "",
                          ""])
         print("  ".join(rows[-1]), flush=True)
     report = [bt.table(["model (public path: atc, load, memcpy + execute + memcpy)", "acl_sim ms", "reference ms",
@@ -317,16 +326,17 @@ def main():
     print(report[0])
     if args.prof:
         for name in names:
-            title = (f"{LABELS.get(name, name)}: acl_sim time by op type (profiler op_summary.csv, "
+            title = (f"{label(name)}: acl_sim time by op type (profiler op_summary.csv, "
                      f"{PROFILED_RUNS} runs after {PROFILE_WARMUP} warm-up)")
-            report += [f"\n{title}\n", profile_table(acl, name)]
+            report += [f"\n{title}\n", profile_table(acl, name, precision_mode=mode)]
             print("\n".join(report[-2:]), flush=True)
     close_device(acl, ctx)
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as f:
-            f.write("## Models through the public path (acl_sim vs onnxruntime)\n\n")
+            flag = f" --precision-mode {mode}" if mode else ""
+            f.write(f"## Models through the public path (acl_sim{flag and ' ' + mode} vs onnxruntime)\n\n")
             f.write("Reproduce (about 3 minutes; `--prof` adds the op-type tables):\n\n```\n"
-                    "PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_models.py --prof\n```\n\n")
+                    f"PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_models.py --prof{flag}\n```\n\n")
             f.write(header + "\n\n")
             f.write("\n".join(report) + "\n")
 
