@@ -8,7 +8,7 @@ the median of the per-pair ratios A / B. Both children import this checkout's Py
 library differs.
 
     PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_lib_ab.py resnet50 build/<you> /tmp/old/build \\
-        [--seconds 30]
+        [--seconds 30] [--precision-mode force_fp16]
     ... ACL_SIM_KERNEL_ISA=avx2 python bench/bench_lib_ab.py ...     # both children on the AVX2 kernels
 
 The .om comes from this checkout's compiler (bench_models.atc), so only runtime and kernel changes are compared.
@@ -33,6 +33,7 @@ def main() -> None:
     ap.add_argument("build_a", help="build directory of library A (holds libascendcl.so and _core)")
     ap.add_argument("build_b", help="build directory of library B")
     ap.add_argument("--seconds", type=float, default=30.0, help="time budget (at least 5 pairs)")
+    ap.add_argument("--precision-mode", help="compile with atc --precision_mode=MODE (e.g. force_fp16)")
     args = ap.parse_args()
     print(bt.machine_header())
     python_dir = os.path.join(os.path.dirname(HERE), "python")
@@ -40,8 +41,10 @@ def main() -> None:
                       PYTHONPATH=os.pathsep.join([python_dir, os.environ.get("PYTHONPATH", "")]))
                  for build in (args.build_a, args.build_b))
     # settle: the other child's idle workers stop spinning before each timed execute
-    a, b, ratios = bmb.alternate_children(args.model, envs, args.seconds, settle=bt.POOL_SETTLE_S)
-    print(f"{args.model}: A ({args.build_a}) {statistics.median(a) * 1e3:.2f} ms, B ({args.build_b}) "
+    a, b, ratios = bmb.alternate_children(args.model, envs, args.seconds, settle=bt.POOL_SETTLE_S,
+                                          precision_mode=args.precision_mode)
+    label = args.model + (f" ({args.precision_mode})" if args.precision_mode else "")
+    print(f"{label}: A ({args.build_a}) {statistics.median(a) * 1e3:.2f} ms, B ({args.build_b}) "
           f"{statistics.median(b) * 1e3:.2f} ms; A / B = {statistics.median(ratios):.3f} "
           f"(median of {len(ratios)} alternated pairs, execute only)")
 

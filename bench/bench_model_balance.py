@@ -127,7 +127,7 @@ import acl, bench_models as bm
 assert acl.init() in (0, 100002) and acl.rt.set_device(0) == 0
 ctx, _ = acl.rt.create_context(0)
 path, shape_opt, feeds = bm.model_case({name!r})
-m = bm.AclModel(acl, bm.atc(path, shape_opt, {om!r}), next(iter(feeds.values())))
+m = bm.AclModel(acl, bm.atc(path, shape_opt, {om!r}, {mode!r}), next(iter(feeds.values())))
 for _ in range(3):
     m.infer()
 print("ready", flush=True)
@@ -138,16 +138,17 @@ for line in sys.stdin:
 """
 
 
-def alternate_children(name: str, envs: tuple[dict, dict], seconds: float,
-                       settle: float = 0.0) -> tuple[list[float], list[float], list[float]]:
+def alternate_children(name: str, envs: tuple[dict, dict], seconds: float, settle: float = 0.0,
+                       precision_mode: str | None = None) -> tuple[list[float], list[float], list[float]]:
     """The model's execute in two child processes (AB_CHILD, one per environment), single executes alternated
     A B, B A, ... (each after `settle` seconds, untimed) until `seconds` have passed and at least 5 pairs:
-    A's times, B's times and the per-pair ratios A / B."""
+    A's times, B's times and the per-pair ratios A / B. The model is compiled with atc --precision_mode when
+    given."""
     import subprocess
 
     om = os.path.join(bm.WORK, "om", name)
-    code = AB_CHILD.format(here=HERE, name=name, om=om)
-    bm.atc(*bm.model_case(name)[:2], om)  # compile once, before both children look for it
+    code = AB_CHILD.format(here=HERE, name=name, om=om, mode=precision_mode)
+    bm.atc(*bm.model_case(name)[:2], om, precision_mode)  # compile once, before both children look for it
     kids = []
     for env in envs:
         p = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
