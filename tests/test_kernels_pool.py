@@ -392,3 +392,33 @@ def test_pool_overhanging_window_matches_onnxruntime(op):
                     rep.close()
                 assert out.shape == want.shape
                 np.testing.assert_allclose(out, want, rtol=1e-6, atol=1e-6, err_msg=f"model {xs} {at}")
+
+
+@pytest.mark.parametrize("dtype", DTYPES[1:], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("kind,at,shape", [
+    ("max", {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}, (2, 40, 14, 14)),  # flat 3x3/1
+    ("avg", {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}, (1, 64, 28, 28)),  # flat 3x3/2
+    ("max", {"kernel_shape": [3, 3], "strides": [2, 2]}, (1, 24, 111, 111)),  # 3x3/2 per plane
+    ("avg", {"kernel_shape": [2, 2], "strides": [2, 2]}, (1, 48, 56, 56)),  # 2x2/2
+    ("avg", {"kernel_shape": [7, 7]}, (3, 100, 7, 7)),  # the whole plane
+    ("max", {"kernel_shape": [5, 5], "strides": [2, 2], "pads": [2, 2, 2, 2]}, (1, 70, 20, 20)),  # row path
+    ("lp", {"kernel_shape": [3, 3], "strides": [2, 2]}, (1, 50, 15, 15)),  # per output
+])
+def test_half_pools_match_fp32_rounded(dtype, kind, at, shape):
+    # fp16 / bf16 pools widen and narrow per task: over many tasks each output is the fp32 pool of the widened
+    # input, rounded once, exactly.
+    x = randn(np.random.default_rng(13), shape, dtype)
+    want, _ = _ref(kind, x.astype(np.float32), at)
+    (y32,) = run_op(OP[kind], [x.astype(np.float32)], [want.shape], [np.float32], at)
+    (y,) = run_op(OP[kind], [x], [want.shape], [dtype], at)
+    assert y.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(y.astype(np.float32), y32.astype(dtype).astype(np.float32))
+
+
+def test_half_max_pool_indices_over_many_tasks():
+    x = randn(np.random.default_rng(14), (2, 30, 13, 13), np.float16)
+    at = {"kernel_shape": [3, 3], "strides": [2, 2]}
+    want, idx = _ref("max", x.astype(np.float32), at)
+    y, got = run_op("MaxPool", [x], [want.shape, want.shape], [np.float16, np.int64], at)
+    np.testing.assert_array_equal(got, idx)
+    np.testing.assert_array_equal(y.astype(np.float32), want.astype(np.float16).astype(np.float32))

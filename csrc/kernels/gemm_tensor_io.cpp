@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "executor/thread_pool.h"
 #include "kernels/node_cache.h"
 #include "kernels/packed_weights.h"
 #include "kernels/thread_scratch.h"
@@ -16,10 +15,11 @@ constexpr size_t kChunkValues = size_t{1} << 14;
 
 thread_local Scratch<float> t_input_stage[NodeCache::kInputSlots];
 thread_local Scratch<float> t_output_stage;
+thread_local Scratch<float> t_plane_input, t_plane_output;
 
 template <class F>
-void over_chunks(size_t n, F&& f) {
-  if (n < kParallelValues) return f(size_t{0}, n);
+void over_chunks(size_t n, bool parallel, F&& f) {
+  if (!parallel || n < kParallelValues) return f(size_t{0}, n);
   const size_t chunks = (n + kChunkValues - 1) / kChunkValues;
   ThreadPool::instance().parallel_for(chunks, [&](size_t c) {
     const size_t first = c * kChunkValues;
@@ -29,19 +29,22 @@ void over_chunks(size_t n, F&& f) {
 
 }  // namespace
 
-void widen_to_f32(int dtype, const uint16_t* src, float* dst, size_t n) {
-  over_chunks(n, [&](size_t first, size_t count) {
+void widen_to_f32(int dtype, const uint16_t* src, float* dst, size_t n, bool parallel) {
+  over_chunks(n, parallel, [&](size_t first, size_t count) {
     if (dtype == ACL_FLOAT16) half_to_float_n(src + first, dst + first, count);
     else bf16_to_float_n(src + first, dst + first, count);
   });
 }
 
-void narrow_from_f32(int dtype, const float* src, uint16_t* dst, size_t n) {
-  over_chunks(n, [&](size_t first, size_t count) {
+void narrow_from_f32(int dtype, const float* src, uint16_t* dst, size_t n, bool parallel) {
+  over_chunks(n, parallel, [&](size_t first, size_t count) {
     if (dtype == ACL_FLOAT16) float_to_half_n(src + first, dst + first, count);
     else float_to_bf16_n(src + first, dst + first, count);
   });
 }
+
+float* plane_task_input(size_t n) { return t_plane_input.get(n); }
+float* plane_task_output(size_t n) { return t_plane_output.get(n); }
 
 F32Input::F32Input(const OpContext& ctx, size_t k) {
   const TensorView& t = ctx.inputs[k];

@@ -5,7 +5,6 @@
 #include <limits>
 #include <vector>
 
-#include "executor/thread_pool.h"
 #include "kernels/conv_geometry.h"
 #include "kernels/gemm_tensor_io.h"
 #include "kernels/op_registry.h"
@@ -32,15 +31,11 @@ void run_global(OpContext& ctx, GlobalKind kind) {
   for (size_t i = 2; i < tx.shape.size(); ++i) size *= tx.shape[i];
   const double p = static_cast<double>(ctx.attrs->get_int("p", 2));
   if (planes == 0) return;
-  F32Input X(ctx, 0);
-  F32Output Y(ctx.outputs[0]);
   const int64_t per_task = std::max<int64_t>(1, 65536 / std::max<int64_t>(1, size));
-  const int64_t tasks = (planes + per_task - 1) / per_task;
-  ThreadPool::instance().parallel_for(static_cast<size_t>(tasks), [&](size_t t) {
-    const int64_t first = static_cast<int64_t>(t) * per_task, last = std::min(planes, first + per_task);
+  for_each_plane_range(ctx, planes, per_task, size, 1, [&](const float* xs, float* ys, int64_t first, int64_t last) {
     for (int64_t pl = first; pl < last; ++pl) {
-      const float* x = X.data() + pl * size;
-      float& y = Y.data()[pl];
+      const float* x = xs + (pl - first) * size;
+      float& y = ys[pl - first];
       if (size == 0) {
         y = kind == GlobalKind::kMax ? -std::numeric_limits<float>::infinity() : 0.f;
       } else if (kind == GlobalKind::kAvg) {
@@ -54,7 +49,6 @@ void run_global(OpContext& ctx, GlobalKind kind) {
       }
     }
   });
-  Y.commit();
 }
 
 void run_global_average_pool(OpContext& ctx) { run_global(ctx, GlobalKind::kAvg); }

@@ -12,7 +12,6 @@
 #include <limits>
 #include <vector>
 
-#include "executor/thread_pool.h"
 #include "kernels/conv_geometry.h"
 #include "kernels/gemm_tensor_io.h"
 #include "kernels/op_registry.h"
@@ -306,11 +305,8 @@ void run_pool_f32(OpContext& ctx, PoolKind kind) {
   const int64_t planes = tx.shape[0] * tx.shape[1], in_size = g.in_size(), out_size = g.out_size();
   if (planes * out_size == 0) return;
 
-  F32Input X(ctx, 0);
-  F32Output Y(ctx.outputs[0]);
   // Several small planes per pool index so tiny pools do not drown in scheduling.
   const int64_t per_task = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, out_size * g.kernel_size()));
-  const int64_t tasks = (planes + per_task - 1) / per_task;
   // Max without Indices and Avg take the row-vectorised path; Lp and Indices keep the per-output loop.
   const bool row_path = (kind == PoolKind::kMax && !indices) || kind == PoolKind::kAvg;
   // A window that is the whole unpadded plane (resnet's 7x7 AveragePool on 7x7) is one reduction per plane.
@@ -343,49 +339,50 @@ void run_pool_f32(OpContext& ctx, PoolKind kind) {
     flat_masks = pool_3x3_flat_masks(P.in[1], P.in[2], P.s[1], P.pb[1], P.pb[2], P.out[1], P.out[2]);
     if (kind == PoolKind::kAvg && inv_counts.empty()) inv_counts = average_scales(P);
   }
-  ThreadPool::instance().parallel_for(static_cast<size_t>(tasks), [&](size_t t) {
-    const int64_t first = static_cast<int64_t>(t) * per_task, last = std::min(planes, first + per_task);
+  // Planes [first, last) from x (plane first's input) into y (its output), fp32.
+  auto run_planes = [&](const float* x, float* y, int64_t first, int64_t last) {
     if (flat_3x3) {
-      pool_3x3_flat_f32(kind == PoolKind::kMax, X.data() + first * in_size, last - first, P.in[1], P.in[2],
-                        Y.data() + first * out_size, P.out[1], P.out[2], flat_masks.data(), inv_counts.data());
+      pool_3x3_flat_f32(kind == PoolKind::kMax, x, last - first, P.in[1], P.in[2], y, P.out[1], P.out[2],
+                        flat_masks.data(), inv_counts.data());
       return;
     }
     if (same_3x3) {
       for (int64_t pl = first; pl < last; ++pl)
-        pool_3x3s1p1_plane_f32(kind == PoolKind::kMax, X.data() + pl * in_size, P.in[1], P.in[2],
-                               Y.data() + pl * out_size, P.count_include_pad);
+        pool_3x3s1p1_plane_f32(kind == PoolKind::kMax, x + (pl - first) * in_size, P.in[1], P.in[2],
+                               y + (pl - first) * out_size, P.count_include_pad);
       return;
     }
     if (avg_2x2s2) {
       for (int64_t pl = first; pl < last; ++pl)
-        avg_pool_2x2s2_plane_f32(X.data() + pl * in_size, P.in[2], Y.data() + pl * out_size, P.out[1], P.out[2]);
+        avg_pool_2x2s2_plane_f32(x + (pl - first) * in_size, P.in[2], y + (pl - first) * out_size, P.out[1], P.out[2]);
       return;
     }
     if (pool_3x3s2) {
       for (int64_t pl = first; pl < last; ++pl)
-        pool_3x3s2_plane_f32(X.data() + pl * in_size, P.in[1], P.in[2], P.pb[1], P.pb[2], Y.data() + pl * out_size,
-                             P.out[1], P.out[2], inv_counts.empty() ? nullptr : inv_counts.data());
+        pool_3x3s2_plane_f32(x + (pl - first) * in_size, P.in[1], P.in[2], P.pb[1], P.pb[2],
+                             y + (pl - first) * out_size, P.out[1], P.out[2],
+                             inv_counts.empty() ? nullptr : inv_counts.data());
       return;
     }
     if (whole_plane) {
       for (int64_t pl = first; pl < last; ++pl) {
-        const float* x = X.data() + pl * in_size;
-        Y.data()[pl] = kind == PoolKind::kMax ? plane_max_f32(x, in_size)
-                                              : plane_sum_f32(x, in_size) / static_cast<float>(in_size);
+        const float* xp = x + (pl - first) * in_size;
+        y[pl - first] = kind == PoolKind::kMax ? plane_max_f32(xp, in_size)
+                                               : plane_sum_f32(xp, in_size) / static_cast<float>(in_size);
       }
       return;
     }
     if (row_path) {
       std::vector<float> acc(static_cast<size_t>(P.out[2]));
       for (int64_t pl = first; pl < last; ++pl)
-        pool_plane_rows(P, X.data() + pl * in_size, Y.data() + pl * out_size, acc.data());
+        pool_plane_rows(P, x + (pl - first) * in_size, y + (pl - first) * out_size, acc.data());
       return;
     }
     for (int64_t pl = first; pl < last; ++pl)
-      pool_plane(P, X.data() + pl * in_size, Y.data() + pl * out_size, indices ? indices + pl * out_size : nullptr,
-                 pl * in_size);
-  });
-  Y.commit();
+      pool_plane(P, x + (pl - first) * in_size, y + (pl - first) * out_size,
+                 indices ? indices + pl * out_size : nullptr, pl * in_size);
+  };
+  for_each_plane_range(ctx, planes, per_task, in_size, out_size, run_planes);
 }
 
 void run_max_pool(OpContext& ctx) { run_pool(ctx, PoolKind::kMax); }
