@@ -350,6 +350,28 @@ def test_depthwise_other_isas(isa):
     run_check_in_child("test_kernels_conv", "_depthwise_check()", ACL_SIM_KERNEL_ISA=isa)
 
 
+HALF_DTYPES = [np.float16] + ([BF16] if BF16 is not None else [])
+
+
+@pytest.mark.parametrize("dtype", HALF_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_depthwise_half_matches_fp32_rounded(dtype):
+    # fp16 / bf16 depthwise convs stage their planes per task (one input plane per output plane) or widen the
+    # whole input (a channel multiplier): either way each output is the fp32 conv of the widened values, rounded
+    # once. Many planes per shape, so several tasks each stage their own.
+    rng = np.random.default_rng(29)
+    cases = DW_CASES + [((8, 96, 3, 96), (96, 1, 5, 5), {"group": 96, "pads": [2, 2, 2, 2]}),
+                        ((2, 64, 20, 20), (64, 1, 3, 3), {"group": 64, "pads": [1, 1, 1, 1], "strides": [2, 2]})]
+    for xs, ws, at in cases:
+        x, w, b = randn(rng, xs, dtype), randn(rng, ws, dtype), randn(rng, (ws[0],), dtype)
+        out = _ref(x.astype(np.float32), w.astype(np.float32), b.astype(np.float32), at).shape
+        at = dict(at, activation="Relu")
+        (want,) = run_op("Conv", [x.astype(np.float32), w.astype(np.float32), b.astype(np.float32)], [out],
+                         [np.float32], at)
+        (y,) = run_op("Conv", [x, w, b], [out], [dtype], at)
+        assert y.dtype == np.dtype(dtype)
+        np.testing.assert_array_equal(y.astype(np.float32), want.astype(dtype).astype(np.float32), err_msg=str(xs))
+
+
 @pytest.mark.parametrize("n", [1, 6])
 def test_conv_1x1_plane_epilogue(n):
     """The one-pixel pointwise conv's GEMM takes the bias per output channel (its columns), a residual of the

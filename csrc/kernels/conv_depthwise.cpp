@@ -131,10 +131,19 @@ struct AxpyStrided {
   }
 };
 
+/** The input plane that output plane pl (n * M + m) reads: n * C + m / (M / C). */
+int64_t input_plane(int64_t pl, int64_t C, int64_t M) { return (pl / M) * C + (pl % M) / (M / C); }
+
 }  // namespace
 
-void depthwise_conv_f32(const float* x, const float* w, const float* bias, float* y, int64_t N, int64_t C, int64_t M,
-                        const SpatialGeometry& g, const Activation& act) {
+int64_t depthwise_planes_per_task(const SpatialGeometry& g) {
+  // Small planes (PP-OCR cls: 3x96) are grouped so each pool index carries ~32K multiply-adds; one index per plane
+  // drowned them in scheduling.
+  return std::max<int64_t>(1, 32768 / std::max<int64_t>(1, g.out_size() * g.kernel_size()));
+}
+
+void depthwise_conv_planes_f32(const float* x, const float* w, const float* bias, float* y, int64_t first,
+                               int64_t last, int64_t C, int64_t M, const SpatialGeometry& g, const Activation& act) {
   const bool two_d = g.nsp == 2;
   const int64_t IH = two_d ? g.in[0] : 1, IW = g.in[g.nsp - 1];
   const int64_t OH = two_d ? g.out[0] : 1, OW = g.out[g.nsp - 1];
@@ -143,6 +152,7 @@ void depthwise_conv_f32(const float* x, const float* w, const float* bias, float
   const int64_t dh = two_d ? g.dilation[0] : 1, dw = g.dilation[g.nsp - 1];
   const int64_t ph = two_d ? g.pad_begin[0] : 0, pw = g.pad_begin[g.nsp - 1];
   const int64_t mult = M / C;
+  const int64_t in0 = input_plane(first, C, M);  // the plane x points at
 
   // Strides 1 and 2 on AVX-512 / AVX2: the padded-plane SIMD path (dw_plane_simd); else the generic loop.
   const KernelIsa isa = cpu_features().isa;
@@ -156,9 +166,9 @@ void depthwise_conv_f32(const float* x, const float* w, const float* bias, float
 #if defined(__x86_64__)
     const int64_t n = static_cast<int64_t>(index) / M, m = static_cast<int64_t>(index) % M;
     float* xpad = t_padded.get(static_cast<size_t>(std::max<int64_t>(1, IH) * d.Wps));
-    pad_plane(d, x + (n * C + m / mult) * IH * IW, xpad);
+    pad_plane(d, x + (n * C + m / mult - in0) * IH * IW, xpad);
     const float b = bias ? bias[m] : 0.f;
-    float* yp = y + (n * M + m) * OH * OW;
+    float* yp = y + (n * M + m - first) * OH * OW;
     if (isa == KernelIsa::kAvx512) dw_plane_avx512(d, xpad, w + m * KH * KW, b, act, yp);
     else dw_plane_avx2(d, xpad, w + m * KH * KW, b, act, yp);
 #else
@@ -168,9 +178,9 @@ void depthwise_conv_f32(const float* x, const float* w, const float* bias, float
 
   auto plane = [&](size_t index) {
     const int64_t n = static_cast<int64_t>(index) / M, m = static_cast<int64_t>(index) % M;
-    const float* xp = x + (n * C + m / mult) * IH * IW;
+    const float* xp = x + (n * C + m / mult - in0) * IH * IW;
     const float* wp = w + m * KH * KW;
-    float* yp = y + (n * M + m) * OH * OW;
+    float* yp = y + (n * M + m - first) * OH * OW;
     const float b = bias ? bias[m] : 0.f;
     for (int64_t oh = 0; oh < OH; ++oh) {
       float* acc = yp + oh * OW;
@@ -192,20 +202,20 @@ void depthwise_conv_f32(const float* x, const float* w, const float* bias, float
       bias_activation(acc, static_cast<size_t>(OW), b, act);
     }
   };
-  const int64_t planes = N * M;
-  // Small planes (PP-OCR cls: 3x96) are grouped so each pool index carries
-  // ~32K multiply-adds; one index per plane drowned them in scheduling.
-  const int64_t per_task = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, OH * OW * KH * KW));
-  const int64_t tasks = (planes + per_task - 1) / per_task;
-  auto run_tasks = [&](size_t t) {
+  for (int64_t pl = first; pl < last; ++pl) {
+    if (simd) simd_plane(static_cast<size_t>(pl));
+    else plane(static_cast<size_t>(pl));
+  }
+}
+
+void depthwise_conv_f32(const float* x, const float* w, const float* bias, float* y, int64_t N, int64_t C, int64_t M,
+                        const SpatialGeometry& g, const Activation& act) {
+  const int64_t planes = N * M, per_task = depthwise_planes_per_task(g);
+  const int64_t in_size = g.in_size(), out_size = g.out_size();
+  ThreadPool::instance().parallel_for(static_cast<size_t>((planes + per_task - 1) / per_task), [&](size_t t) {
     const int64_t first = static_cast<int64_t>(t) * per_task, last = std::min(planes, first + per_task);
-    for (int64_t pl = first; pl < last; ++pl) {
-      if (simd) simd_plane(static_cast<size_t>(pl));
-      else plane(static_cast<size_t>(pl));
-    }
-  };
-  if (tasks == 1) run_tasks(0);
-  else ThreadPool::instance().parallel_for(static_cast<size_t>(tasks), run_tasks);
+    depthwise_conv_planes_f32(x + input_plane(first, C, M) * in_size, w, bias, y + first * out_size, first, last, C, M, g, act);
+  });
 }
 
 }  // namespace acl_sim

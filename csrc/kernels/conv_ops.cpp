@@ -109,18 +109,28 @@ void run_conv(OpContext& ctx) {
   const Activation act = activation_from_attrs(at);
   if (N * M * g.out_size() == 0) return;
 
-  F32Input X(ctx, 0), W(ctx, 1), B, R;
+  F32Input W(ctx, 1), B;
   if (has_bias) B = F32Input(ctx, 2);
-  if (has_residual) R = F32Input(ctx, 3);
-  F32Output Y(ctx.outputs[0]);
   const float* bias = has_bias ? B.data() : nullptr;
 
   const int64_t cg = C / group, mg = M / group;
   if (cg == 1 && group == C && g.nsp <= 2 && !has_residual) {
+    if (M == C) {  // one input plane per output plane: fp16 / bf16 planes are staged by the tasks themselves
+      for_each_plane_range(ctx, N * C, depthwise_planes_per_task(g), g.in_size(), g.out_size(),
+                           [&](const float* x, float* y, int64_t first, int64_t last) {
+                             depthwise_conv_planes_f32(x, W.data(), bias, y, first, last, C, M, g, act);
+                           });
+      return;
+    }
+    F32Input X(ctx, 0);
+    F32Output Y(ctx.outputs[0]);
     depthwise_conv_f32(X.data(), W.data(), bias, Y.data(), N, C, M, g, act);
     Y.commit();
     return;
   }
+  F32Input X(ctx, 0), R;
+  if (has_residual) R = F32Input(ctx, 3);
+  F32Output Y(ctx.outputs[0]);
 
   const DirectMode pm_mode = path_mode("ACL_SIM_CONV_PIXEL_MAJOR");
   const DirectMode mode = path_mode("ACL_SIM_CONV_DIRECT");
