@@ -214,7 +214,8 @@ void depthwise_conv_f32(const float* x, const float* w, const float* bias, float
   const int64_t in_size = g.in_size(), out_size = g.out_size();
   ThreadPool::instance().parallel_for(static_cast<size_t>((planes + per_task - 1) / per_task), [&](size_t t) {
     const int64_t first = static_cast<int64_t>(t) * per_task, last = std::min(planes, first + per_task);
-    depthwise_conv_planes_f32(x + input_plane(first, C, M) * in_size, w, bias, y + first * out_size, first, last, C, M, g, act);
+    depthwise_conv_planes_f32(x + input_plane(first, C, M) * in_size, w, bias, y + first * out_size, first, last, C,
+                              M, g, act);
   });
 }
 
