@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 
@@ -109,3 +110,23 @@ def execute_om_in_child(om: str, runs: int, shape, workdir, **env):
     r = subprocess.run([sys.executable, script, om, str(runs), ",".join(str(d) for d in shape)],
                        capture_output=True, text=True, env=dict(os.environ, **env), timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
+
+
+def run_in_threads(fn, args_list):
+    """fn(*args) on one thread per tuple in args_list, all started before any is joined. Returns their results in
+    order; anything a thread raised fails the caller's test (an AssertionError listing every exception)."""
+    results, errors = [None] * len(args_list), []
+
+    def run(i, args):
+        try:
+            results[i] = fn(*args)
+        except BaseException as e:  # noqa: BLE001 - reported in the calling thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(i, args)) for i, args in enumerate(args_list)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    return results

@@ -11,7 +11,6 @@ Tolerance: F(4x4, 3x3) in fp32 loses precision in its transforms (constants up t
 max |ours - ref| / max |ref| is 2e-6 .. 1.2e-5 on these shapes (the direct sum: ~4e-7). The bound is the
 model tolerance of tests/test_model_zoo.py, max |ours - ref| <= 1e-4 * max |ref|.
 """
-import threading
 
 import numpy as np
 import pytest
@@ -19,7 +18,7 @@ from onnx import helper
 
 from acl_sim._core import testing_model
 from acl_sim.compiler import compile_model
-from conftest import run_check_in_child
+from conftest import run_check_in_child, run_in_threads
 from atc_util import make_model
 from kernel_harness import conv_ref, randn, run_op
 
@@ -154,19 +153,5 @@ def test_winograd_in_a_model_uses_the_node_cache(tmp_path, monkeypatch):
     np.testing.assert_array_equal(first, third)
     # Threaded first runs on a fresh load: two workspaces race to build the cache; both see one result.
     fresh = testing_model.Model.from_file(om)
-    outs, errors = [None, None], []
-
-    def run(i):
-        try:
-            outs[i] = fresh.run([x])[0]
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(e)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
-    np.testing.assert_array_equal(outs[0], first)
-    np.testing.assert_array_equal(outs[1], first)
+    for out in run_in_threads(lambda: fresh.run([x])[0], [(), ()]):
+        np.testing.assert_array_equal(out, first)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from acl_sim import kernel as K
-from conftest import run_python
+from conftest import run_in_threads, run_python
 from test_kernel_api_kernels import (  # noqa: F401  (fixtures)
     RT_AICORE_EXCEPTION,
     Device,
@@ -49,28 +49,19 @@ def test_many_streams_launching_at_once(acl, device, test_kernels_so):
     assert ret == 0
     d = Device(acl)
     bufs = [d.zeros(dim, np.uint32) for _ in range(n_threads)]
-    errors = []
     b = K.KernelBinary(test_kernels_so)
     f = b.function("bump")  # non-atomic increment: overlapping launches of one stream would lose updates
 
     def worker(buf):
-        try:
-            assert acl.rt.set_context(ctx) == 0
-            s, r = acl.rt.create_stream()
-            assert r == 0
-            for _ in range(n_launches):
-                f(dim, buf, stream=s)
-            assert acl.rt.synchronize_stream(s) == 0
-            assert acl.rt.destroy_stream(s) == 0
-        except BaseException as e:  # reported in the main thread
-            errors.append(e)
+        assert acl.rt.set_context(ctx) == 0
+        s, r = acl.rt.create_stream()
+        assert r == 0
+        for _ in range(n_launches):
+            f(dim, buf, stream=s)
+        assert acl.rt.synchronize_stream(s) == 0
+        assert acl.rt.destroy_stream(s) == 0
 
-    threads = [threading.Thread(target=worker, args=(buf,)) for buf in bufs]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    run_in_threads(worker, [(buf,) for buf in bufs])
     for buf in bufs:
         assert (d.download(buf, dim, np.uint32) == n_launches).all()
     b.unload()

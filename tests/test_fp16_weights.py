@@ -7,8 +7,6 @@ place every run, the small-M Gemm that reads B in place, and a bias. Outputs are
 the fp32 source (fp16 tolerance), run against run, and across threads racing to build the cache."""
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 import pytest
 from onnx import helper
@@ -16,6 +14,7 @@ from onnx import helper
 from acl_sim._core import testing_model
 from acl_sim.compiler import compile_model
 from atc_util import make_model, ort_run
+from conftest import run_in_threads
 from kernel_harness import randn
 
 
@@ -68,19 +67,5 @@ def test_fp16_weights_cache_built_once_under_a_race(fp16_model):
     om, x, want = fp16_model
     (alone,) = testing_model.Model.from_file(om).run([x])
     fresh = testing_model.Model.from_file(om)
-    outs, errors = [None] * 3, []
-
-    def run(i):
-        try:
-            outs[i] = fresh.run([x])[0]
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(e)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(3)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
-    for out in outs:
+    for out in run_in_threads(lambda: fresh.run([x])[0], [()] * 3):
         np.testing.assert_array_equal(out, alone)

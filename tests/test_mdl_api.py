@@ -1,10 +1,10 @@
 """acl.mdl: loading, descriptions, datasets, execution and their error codes."""
-import threading
 
 import numpy as np
 import pytest
 
 from acl_helpers import D2H, H2D, from_device, to_device
+from conftest import run_in_threads
 from mdl_models import compile_to, reference, small_cnn
 
 INVALID_PARAM, MODEL_ID_INVALID = 100000, 145003
@@ -237,27 +237,18 @@ def test_threads_share_one_model(acl, model):
     model_id, desc = model
     context, ret = acl.rt.get_context()
     assert ret == 0
-    errors = []
 
     def worker(seed):
-        try:
-            assert acl.rt.set_context(context) == 0
-            x = x_input(seed=seed)
-            expected = reference(small_cnn(), {"x": x})[1]
-            io = Io(acl, desc, [x])
-            for _ in range(5):
-                assert acl.mdl.execute(model_id, io.in_ds, io.out_ds) == 0
-                np.testing.assert_allclose(io.output(1, (1, 5)), expected, rtol=1e-4, atol=1e-5)
-            io.close()
-        except BaseException as exc:  # surfaced below
-            errors.append(exc)
+        assert acl.rt.set_context(context) == 0
+        x = x_input(seed=seed)
+        expected = reference(small_cnn(), {"x": x})[1]
+        io = Io(acl, desc, [x])
+        for _ in range(5):
+            assert acl.mdl.execute(model_id, io.in_ds, io.out_ds) == 0
+            np.testing.assert_allclose(io.output(1, (1, 5)), expected, rtol=1e-4, atol=1e-5)
+        io.close()
 
-    threads = [threading.Thread(target=worker, args=(s,)) for s in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    run_in_threads(worker, [(s,) for s in range(4)])
 
 
 def test_desc_errors(acl, device):
