@@ -9,6 +9,8 @@ ratio and both medians per state.
 
     PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_host_state.py squeezenet --windows 50
     ... python bench/ort_avx2.py -- python bench/bench_host_state.py squeezenet     # every side on AVX2
+    ... bench_host_state.py resnet50 --precision-mode force_fp16 [--reference fp32]  # fp16 against onnxruntime
+                                                                    # or against acl_sim's own fp32 model
 """
 from __future__ import annotations
 
@@ -29,6 +31,9 @@ def main():
     ap.add_argument("--pairs", type=int, default=5, help="alternated pairs per window (at least)")
     ap.add_argument("--near", type=float, default=100.0, help="round trip (ns) under which the CPUs share a die")
     ap.add_argument("--far", type=float, default=200.0, help="round trip (ns) over which they do not")
+    ap.add_argument("--precision-mode", help="compile acl_sim's model with atc --precision_mode=MODE")
+    ap.add_argument("--reference", choices=["onnxruntime", "fp32"], default="onnxruntime",
+                    help="the other side: onnxruntime on the source model, or acl_sim's fp32 compile of it")
     args = ap.parse_args()
 
     import acl
@@ -36,18 +41,23 @@ def main():
     ctx = bm.open_device(acl)
     print(bt.machine_header(), flush=True)
     path, shape_opt, feeds = bm.model_case(args.model)
-    om = bm.atc(path, shape_opt, os.path.join(bm.WORK, "om", args.model))
-    m = bm.AclModel(acl, om, next(iter(feeds.values())))
-    sess = bt.ort_session(path)
+    stem = os.path.join(bm.WORK, "om", args.model)
+    m = bm.AclModel(acl, bm.atc(path, shape_opt, stem, args.precision_mode), next(iter(feeds.values())))
+    if args.reference == "fp32":
+        ref = bm.AclModel(acl, bm.atc(path, shape_opt, stem), next(iter(feeds.values())))
+        ref_fn, ref_name = ref.infer, "acl_sim fp32"
+    else:
+        ref = None
+        sess = bt.ort_session(path)
+        ref_fn, ref_name = (lambda: sess.run(None, feeds)), "onnxruntime"
     states = {"one die": [], "two dies": []}
     try:
         for _ in range(args.windows):
             before = bt.core_round_trip_ns()
-            c = bt.compare(m.infer, lambda: sess.run(None, feeds), seconds=0.5, min_pairs=args.pairs,
-                           settle=bt.POOL_SETTLE_S)
+            c = bt.compare(m.infer, ref_fn, seconds=0.5, min_pairs=args.pairs, settle=bt.POOL_SETTLE_S)
             after = bt.core_round_trip_ns()
             print(f"round trip {bt.round_trip_text(before)} / {bt.round_trip_text(after)} ns: acl_sim "
-                  f"{bt.ms(c.ours_s)} ms, onnxruntime {bt.ms(c.ref_s)} ms, {c.ratio:.3f}x", flush=True)
+                  f"{bt.ms(c.ours_s)} ms, {ref_name} {bt.ms(c.ref_s)} ms, {c.ratio:.3f}x", flush=True)
             if before is None or after is None:
                 continue
             if max(before, after) < args.near:
@@ -56,14 +66,17 @@ def main():
                 states["two dies"].append(c)
     finally:
         m.release()
+        if ref is not None:
+            ref.release()
         bm.close_device(acl, ctx)
-    rows = [[f"{bm.LABELS.get(args.model, args.model)}, {state}", str(len(cs)),
+    label = bm.LABELS.get(args.model, args.model) + (f", {args.precision_mode}" if args.precision_mode else "")
+    rows = [[f"{label}, {state}", str(len(cs)),
              f"{statistics.median(c.ratio for c in cs):.2f}x" if cs else "",
              bt.ms(statistics.median(c.ours_s for c in cs)) if cs else "",
              bt.ms(statistics.median(c.ref_s for c in cs)) if cs else ""] for state, cs in states.items()]
     print()
-    print(bt.table(["model, host state", "windows", "acl_sim / onnxruntime (median of windows)", "acl_sim ms",
-                    "onnxruntime ms"], rows))
+    print(bt.table(["model, host state", "windows", f"acl_sim / {ref_name} (median of windows)", "acl_sim ms",
+                    f"{ref_name} ms"], rows))
 
 
 if __name__ == "__main__":
