@@ -333,13 +333,12 @@ void ThreadPool::parallelize(size_t n, Fn fn, void* ctx) {
   if (job->observer_tag) job->observer->fork_end(job->observer_tag, n, begin, monotonic_ns(), slept);
   // The exception leaves the job before it is rethrown: a worker may drop the last reference to the job after
   // the caller has handled the error, and the exception object must die on the thread that handles it (libstdc++'s
-  // exception refcount is invisible to TSan, which saw its string freed on the worker as a race).
-  std::exception_ptr error;
-  {
-    std::lock_guard<std::mutex> lock(job->error_mu);
-    error = std::move(job->error);
+  // exception refcount is invisible to TSan, which saw its string freed on the worker as a race). Every index has
+  // finished, so no worker writes job->error any more: no lock on this path, taken by every fork.
+  if (job->error) {
+    const std::exception_ptr error = std::move(job->error);
+    std::rethrow_exception(error);
   }
-  if (error) std::rethrow_exception(error);
 }
 
 void ThreadPool::shutdown() {
