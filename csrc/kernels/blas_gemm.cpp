@@ -57,44 +57,6 @@ void dense_f32(const void* src, int dtype, BlasLayout layout, int64_t rows, int6
   });
 }
 
-/**
- * A row-major fp16 B widened as the GEMM packs it: each row segment is converted (F16C) once and dealt to the
- * strips, so B is never stored as a dense fp32 matrix (for 64 x 4096 x 1024 that widening pass, 16 MB written
- * and read again, cost as much as the product).
- */
-class HalfRowsSource final : public BPanelSource {
- public:
-  HalfRowsSource(const uint16_t* data, int64_t ld) : data_(data), ld_(ld) {}
-  void pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const override {
-    for (int64_t k = 0; k < kc; ++k) {
-      float* d = dst + k * width;
-      half_to_float_n(data_ + (k0 + k) * ld_ + n0, d, static_cast<size_t>(n_valid));
-      std::fill(d + n_valid, d + width, 0.f);
-    }
-  }
-  void pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip, int64_t last_width,
-                   float* dst) const override {
-    // Row by row (one sequential read per k, as MatrixPanelSource does): widen the row, deal it to the strips.
-    thread_local Scratch<float> row;
-    float* r = row.get(static_cast<size_t>(n_valid));
-    const int64_t full = n_valid / strip, tail = n_valid - full * strip;
-    for (int64_t k = 0; k < kc; ++k) {
-      half_to_float_n(data_ + (k0 + k) * ld_ + n0, r, static_cast<size_t>(n_valid));
-      for (int64_t sidx = 0; sidx < full; ++sidx)
-        std::memcpy(dst + sidx * strip * kc + k * strip, r + sidx * strip, static_cast<size_t>(strip) * sizeof(float));
-      if (tail) {
-        float* t = dst + full * strip * kc + k * last_width;
-        std::memcpy(t, r + full * strip, static_cast<size_t>(tail) * sizeof(float));
-        std::fill(t + tail, t + last_width, 0.f);
-      }
-    }
-  }
-
- private:
-  const uint16_t* data_;
-  int64_t ld_;
-};
-
 // Per-thread operand buffers: a steady stream of GEMM calls allocates nothing (a zero-filled std::vector per
 // operand and call cost 64 x 4096 x 1024 hgemm ~2 ms on one thread, more than its product).
 thread_local Scratch<float> t_a, t_b, t_c;
@@ -152,7 +114,7 @@ void run_float_product(const BlasGemmArgs& g, const float* A, const float* B_den
     gemm_f32(g.m, g.n, g.k, alpha, MatrixRef{A, g.k, 1}, MatrixRef{B_dense, g.n, 1}, beta, C, g.n);
     return;
   }
-  const HalfRowsSource b(static_cast<const uint16_t*>(g.b), g.n);
+  const HalfRowsPanelSource b(static_cast<const uint16_t*>(g.b), g.n, false);
   gemm_f32(g.m, g.n, g.k, alpha, MatrixRef{A, g.k, 1}, b, beta, C, g.n);
 }
 
@@ -243,7 +205,7 @@ void blas_gemm(const BlasGemmArgs& g) {
   const bool int8 = g.dtype_ab == ACL_INT8;
   float* A = t_a.get(static_cast<size_t>(g.m * g.k));
   dense_f32(g.a, g.dtype_ab, g.layout_a, g.m, g.k, false, A);
-  // A row-major fp16 B is widened by the GEMM's packing (HalfRowsSource), unless the product has so few rows
+  // A row-major fp16 B is widened by the GEMM's packing (HalfRowsPanelSource), unless the product has so few rows
   // that the GEMM streams B unpacked (gemm_small_m, which wants fp32 rows).
   const bool b_in_packing = !int8 && g.layout_b == BlasLayout::kRowMajor && g.m > 4;
   float* B = nullptr;

@@ -128,8 +128,13 @@ void run_conv(OpContext& ctx) {
     Y.commit();
     return;
   }
-  F32Input X(ctx, 0), R;
-  if (has_residual) R = F32Input(ctx, 3);
+  // X and the residual widened to fp32 by the paths that read them so; an fp16 / bf16 pointwise conv on the GEMM
+  // reads them as they lie (half_gemm, below).
+  F32Input X, R;
+  auto widen_inputs = [&] {
+    X = F32Input(ctx, 0);
+    if (has_residual) R = F32Input(ctx, 3);
+  };
   F32Output Y(ctx.outputs[0]);
 
   const DirectMode pm_mode = path_mode("ACL_SIM_CONV_PIXEL_MAJOR");
@@ -168,6 +173,7 @@ void run_conv(OpContext& ctx) {
       transform(fresh);
       u = fresh;
     }
+    widen_inputs();
     winograd_conv_f32(X.data(), N, C, g, u, M, Y.data(), bias, has_residual ? R.data() : nullptr, act);
     Y.commit();
     return;
@@ -185,6 +191,7 @@ void run_conv(OpContext& ctx) {
   // whole batch, Y[N, M] = X[N, C] W^T, W^T read in place as a column-major B: one dot product per output, where
   // the conv paths spread a single pixel over whole vectors (one-node 480 -> 120 execute: 16 us, now 4 us).
   if (pointwise && P == 1 && group == 1 && pm_mode != DirectMode::kAll && mode != DirectMode::kAll) {
+    widen_inputs();
     GemmEpilogue ep;
     ep.col_bias = bias;
     ep.act = act;
@@ -263,14 +270,29 @@ void run_conv(OpContext& ctx) {
   // phase of four (AVX2 1x1/2 512->1024 into 14x14: 1.07x).
   const bool phase_planes =
       on_gemm && windowed && strided_window && direct_input_supported(g) && g.out[g.nsp - 1] < 16;
+  // An fp16 / bf16 pointwise conv on the GEMM reads X and the residual as they lie and narrows each finished tile
+  // into the output (HalfRowsPanelSource, GemmEpilogue::out_half), without a widening pass before it and a
+  // narrowing pass after it.
+  const bool half_gemm = tx.dtype != ACL_FLOAT && on_gemm && pointwise;
+  if (!half_gemm) widen_inputs();
   auto one = [&](int64_t n, int64_t gi, bool parallel) {
-    const float* xg = X.data() + (n * C + gi * cg) * in_size;
-    float* yg = Y.data() + (n * M + gi * mg) * P;
+    const int64_t x_off = (n * C + gi * cg) * in_size, y_off = (n * M + gi * mg) * P;
+    float* yg = Y.data() + y_off;
     GemmEpilogue ep;
     ep.row_bias = bias ? bias + gi * mg : nullptr;
-    ep.residual = has_residual ? R.data() + (n * M + gi * mg) * P : nullptr;
     ep.act = act;
     const MatrixRef a{W.data() + gi * mg * K, K, 1};
+    if (half_gemm) {
+      ep.out_half = static_cast<uint16_t*>(ctx.outputs[0].data) + y_off;
+      ep.residual_half = has_residual ? static_cast<const uint16_t*>(ctx.inputs[3].data) + y_off : nullptr;
+      ep.half_is_bf16 = tx.dtype == ACL_BF16;
+      const HalfRowsPanelSource xs(static_cast<const uint16_t*>(tx.data) + x_off, in_size, ep.half_is_bf16);
+      if (ga_w) gemm_f32_packed_a(mg, P, K, ga_w + gi * ga_size, xs, 0.f, yg, P, ep, parallel);
+      else gemm_f32(mg, P, K, 1.f, a, xs, 0.f, yg, P, ep, parallel);
+      return;
+    }
+    const float* xg = X.data() + x_off;
+    ep.residual = has_residual ? R.data() + y_off : nullptr;
     // The residual in the output buffer (in place): the GEMM accumulates onto it (beta 1).
     GemmEpilogue gemm_ep = ep;
     const float beta = ep.residual == yg ? 1.f : 0.f;
@@ -307,7 +329,7 @@ void run_conv(OpContext& ctx) {
     for (int64_t n = 0; n < N; ++n)
       for (int64_t gi = 0; gi < group; ++gi) one(n, gi, true);
   }
-  Y.commit();
+  if (!half_gemm) Y.commit();
 }
 
 }  // namespace

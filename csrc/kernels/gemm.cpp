@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/fp16.h"
 #include "executor/thread_pool.h"
 #include "kernels/gemm_blocking.h"
 #include "kernels/gemm_microkernel.h"
@@ -38,8 +39,8 @@ namespace {
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 
-// The running thread's A micro-panel and B slice.
-thread_local Scratch<float> t_pack_a, t_pack_b;
+// The running thread's A micro-panel and B slice, and a widened row of an fp16 residual.
+thread_local Scratch<float> t_pack_a, t_pack_b, t_residual_row;
 
 /** ACL_SIM_GEMM_PACK_A=1 packs A even where the kernels could read it in place (for benchmarking both). */
 bool direct_a_disabled() {
@@ -129,9 +130,16 @@ PackedBTail packed_b_tail(int64_t N, const MicroKernelSet& mk) {
 
 void apply_epilogue(const GemmJob& job, int64_t m0, int64_t rows, int64_t n0, int64_t nc) {
   const GemmEpilogue& ep = *job.ep;
+  float* res_row = ep.residual_half ? t_residual_row.get(static_cast<size_t>(nc)) : nullptr;
   for (int64_t i = m0; i < m0 + rows; ++i) {
     float* row = job.C + i * job.ldc + n0;
     const float* res = ep.residual ? ep.residual + i * job.ldc + n0 : nullptr;
+    if (res_row) {
+      const uint16_t* h = ep.residual_half + i * job.ldc + n0;
+      if (ep.half_is_bf16) bf16_to_float_n(h, res_row, static_cast<size_t>(nc));
+      else half_to_float_n(h, res_row, static_cast<size_t>(nc));
+      res = res_row;
+    }
     const float rb = ep.row_bias ? ep.row_bias[i] : 0.f;
     if (ep.col_bias) {
       if (res)
@@ -142,6 +150,17 @@ void apply_epilogue(const GemmJob& job, int64_t m0, int64_t rows, int64_t n0, in
     } else {
       residual_bias_activation(row, res, static_cast<size_t>(nc), rb, ep.act);  // one vectorised pass
     }
+  }
+}
+
+/** C's finished rows [m0, m0 + rows) x [n0, n0 + nc) narrowed into the epilogue's out_half, while in cache. */
+void narrow_rows(const GemmJob& job, int64_t m0, int64_t rows, int64_t n0, int64_t nc) {
+  const GemmEpilogue& ep = *job.ep;
+  for (int64_t i = m0; i < m0 + rows; ++i) {
+    const float* row = job.C + i * job.ldc + n0;
+    uint16_t* out = ep.out_half + i * job.ldc + n0;
+    if (ep.half_is_bf16) float_to_bf16_n(row, out, static_cast<size_t>(nc));
+    else float_to_half_n(row, out, static_cast<size_t>(nc));
   }
 }
 
@@ -168,7 +187,7 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
   const bool accumulate = k0 > 0 || job.beta != 0.f;
   const GemmEpilogue& gep = *job.ep;
   // Row bias and Relu go into the kernel's stores; anything else takes the pass over the finished rows.
-  const bool in_kernel = last_slice && has_epilogue(gep) && !gep.col_bias && !gep.residual &&
+  const bool in_kernel = last_slice && has_epilogue(gep) && !gep.col_bias && !gep.residual && !gep.residual_half &&
                          (gep.act.none() || gep.act.plain_relu());
   const bool epilogue = !in_kernel && has_epilogue(gep);
   TileEpilogue te;
@@ -214,6 +233,10 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
       apply_epilogue(job, m0 + i, m_valid, sg.n0, sg.nc);
       if (sg.columns_shared && runs_columns) apply_epilogue(job, m0 + i, m_valid, sg.col_n0, sg.columns);
     }
+    if (last_slice && gep.out_half) {
+      narrow_rows(job, m0 + i, m_valid, sg.n0, sg.nc);
+      if (sg.columns_shared && runs_columns) narrow_rows(job, m0 + i, m_valid, sg.col_n0, sg.columns);
+    }
   }
 }
 
@@ -240,6 +263,7 @@ void run_tile(GemmJob& job, size_t index) {
     if (job.beta == 0.f)
       for (int64_t i = 0; i < mc; ++i) std::memset(C + (m0 + i) * ldc + n0, 0, nc * sizeof(float));
     if (epilogue) apply_epilogue(job, m0, mc, n0, nc);
+    if (job.ep->out_half) narrow_rows(job, m0, mc, n0, nc);
     return;
   }
 
@@ -392,7 +416,8 @@ void gemm_f32_packed_b(int64_t M, int64_t N, int64_t K, float alpha, const Matri
                        const float* b_packed, float beta, float* C, int64_t ldc, const GemmEpilogue& ep,
                        bool parallel) {
   if (M <= 0 || N <= 0) return;
-  if (gemm_small_m(M, N, K, alpha, A, B, beta, C, ldc, ep, parallel)) return;
+  const bool half_io = ep.out_half || ep.residual_half;  // only the tiled path narrows and reads fp16
+  if (!half_io && gemm_small_m(M, N, K, alpha, A, B, beta, C, ldc, ep, parallel)) return;
   MatrixPanelSource source(B);
   run_gemm(M, N, K, alpha, A, nullptr, source, K > 0 ? b_packed : nullptr, beta, C, ldc, ep, parallel);
 }

@@ -64,17 +64,45 @@ class MatrixPanelSource final : public BPanelSource {
   MatrixRef m_;
 };
 
+/**
+ * BPanelSource over a row-major fp16 (or bf16) matrix, B(k, n) = data[k * ld + n], widened as it is packed (each
+ * row segment converted once, straight into its strips): B is never stored as a dense fp32 matrix. For aclblas's
+ * 64 x 4096 x 1024 hgemm that widening pass (16 MB written and read again) cost as much as the product; an fp16
+ * model's pointwise convs read their input this way instead of after a widening pass over the whole tensor.
+ */
+class HalfRowsPanelSource final : public BPanelSource {
+ public:
+  HalfRowsPanelSource(const uint16_t* data, int64_t ld, bool bf16) : data_(data), ld_(ld), bf16_(bf16) {}
+  void pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const override;
+  void pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip, int64_t last_width,
+                   float* dst) const override;
+
+ private:
+  void widen(const uint16_t* src, float* dst, int64_t n) const;
+  const uint16_t* data_;
+  int64_t ld_;
+  bool bf16_;
+};
+
 /** Bias and activation applied to each finished output tile. */
 struct GemmEpilogue {
   const float* row_bias = nullptr;  // M values, added along each row (conv: per output channel)
   const float* col_bias = nullptr;  // N values, added down each column (Gemm's C of shape [N])
   const float* residual = nullptr;  // M x N values with row stride ldc, added before the activation (Conv + Add)
   Activation act;
+  // An fp16 model's output, narrowed from C as each tile finishes (row stride ldc): C is then the caller's fp32
+  // staging, and no narrowing pass follows the GEMM. residual_half is the residual in that format, read where it
+  // lies (it may be out_half itself: each element is read before its own narrowed value overwrites it).
+  // half_is_bf16: both hold bf16 instead of fp16. Only run_gemm's tiled path reads these (gemm_f32 with a
+  // BPanelSource, gemm_f32_packed_a).
+  uint16_t* out_half = nullptr;
+  const uint16_t* residual_half = nullptr;
+  bool half_is_bf16 = false;
 };
 
 /** Whether the epilogue does anything (else the GEMM's output is final as accumulated). */
 inline bool has_epilogue(const GemmEpilogue& ep) {
-  return ep.row_bias || ep.col_bias || ep.residual || !ep.act.none();
+  return ep.row_bias || ep.col_bias || ep.residual || ep.residual_half || !ep.act.none();
 }
 
 /**
