@@ -124,4 +124,16 @@ inline void float_to_bf16_n(const float* src, uint16_t* dst, size_t n) {
   for (size_t i = 0; i < n; ++i) dst[i] = float_to_bf16(src[i]);
 }
 
+/** Widen n 16-bit floats: bfloat16 when bf16, else binary16. */
+inline void half_or_bf16_to_float_n(bool bf16, const uint16_t* src, float* dst, size_t n) {
+  if (bf16) bf16_to_float_n(src, dst, n);
+  else half_to_float_n(src, dst, n);
+}
+
+/** Narrow n floats to bfloat16 when bf16, else to binary16 (round to nearest even). */
+inline void float_to_half_or_bf16_n(bool bf16, const float* src, uint16_t* dst, size_t n) {
+  if (bf16) float_to_bf16_n(src, dst, n);
+  else float_to_half_n(src, dst, n);
+}
+
 }  // namespace acl_sim

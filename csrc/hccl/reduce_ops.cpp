@@ -164,13 +164,11 @@ const char* op_name(HcclReduceOp op) {
 }
 
 void widen_half(const void* src, float* dst, size_t count, HcclDataType dt) {
-  if (dt == HCCL_DATA_TYPE_BFP16) bf16_to_float_n(static_cast<const uint16_t*>(src), dst, count);
-  else half_to_float_n(static_cast<const uint16_t*>(src), dst, count);
+  half_or_bf16_to_float_n(dt == HCCL_DATA_TYPE_BFP16, static_cast<const uint16_t*>(src), dst, count);
 }
 
 void narrow_half(const float* src, void* dst, size_t count, HcclDataType dt) {
-  if (dt == HCCL_DATA_TYPE_BFP16) float_to_bf16_n(src, static_cast<uint16_t*>(dst), count);
-  else float_to_half_n(src, static_cast<uint16_t*>(dst), count);
+  float_to_half_or_bf16_n(dt == HCCL_DATA_TYPE_BFP16, src, static_cast<uint16_t*>(dst), count);
 }
 
 bool dtype_reducible(HcclDataType dt) { return pick<Sum>(dt) != nullptr; }

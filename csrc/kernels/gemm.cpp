@@ -136,8 +136,7 @@ void apply_epilogue(const GemmJob& job, int64_t m0, int64_t rows, int64_t n0, in
     const float* res = ep.residual ? ep.residual + i * job.ldc + n0 : nullptr;
     if (res_row) {
       const uint16_t* h = ep.residual_half + i * job.ldc + n0;
-      if (ep.half_is_bf16) bf16_to_float_n(h, res_row, static_cast<size_t>(nc));
-      else half_to_float_n(h, res_row, static_cast<size_t>(nc));
+      half_or_bf16_to_float_n(ep.half_is_bf16, h, res_row, static_cast<size_t>(nc));
       res = res_row;
     }
     const float rb = ep.row_bias ? ep.row_bias[i] : 0.f;
@@ -156,12 +155,9 @@ void apply_epilogue(const GemmJob& job, int64_t m0, int64_t rows, int64_t n0, in
 /** C's finished rows [m0, m0 + rows) x [n0, n0 + nc) narrowed into the epilogue's out_half, while in cache. */
 void narrow_rows(const GemmJob& job, int64_t m0, int64_t rows, int64_t n0, int64_t nc) {
   const GemmEpilogue& ep = *job.ep;
-  for (int64_t i = m0; i < m0 + rows; ++i) {
-    const float* row = job.C + i * job.ldc + n0;
-    uint16_t* out = ep.out_half + i * job.ldc + n0;
-    if (ep.half_is_bf16) float_to_bf16_n(row, out, static_cast<size_t>(nc));
-    else float_to_half_n(row, out, static_cast<size_t>(nc));
-  }
+  for (int64_t i = m0; i < m0 + rows; ++i)
+    float_to_half_or_bf16_n(ep.half_is_bf16, job.C + i * job.ldc + n0, ep.out_half + i * job.ldc + n0,
+                            static_cast<size_t>(nc));
 }
 
 /**

@@ -78,7 +78,6 @@ class HalfRowsPanelSource final : public BPanelSource {
                    float* dst) const override;
 
  private:
-  void widen(const uint16_t* src, float* dst, int64_t n) const;
   const uint16_t* data_;
   int64_t ld_;
   bool bf16_;
@@ -93,8 +92,8 @@ struct GemmEpilogue {
   // An fp16 model's output, narrowed from C as each tile finishes (row stride ldc): C is then the caller's fp32
   // staging, and no narrowing pass follows the GEMM. residual_half is the residual in that format, read where it
   // lies (it may be out_half itself: each element is read before its own narrowed value overwrites it).
-  // half_is_bf16: both hold bf16 instead of fp16. Only run_gemm's tiled path reads these (gemm_f32 with a
-  // BPanelSource, gemm_f32_packed_a).
+  // half_is_bf16: both hold bf16 instead of fp16. The tiled path reads these; a product that sets them never takes
+  // the few-row path (gemm_small_m), which does not.
   uint16_t* out_half = nullptr;
   const uint16_t* residual_half = nullptr;
   bool half_is_bf16 = false;

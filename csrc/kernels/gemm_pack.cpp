@@ -171,15 +171,10 @@ void MatrixPanelSource::pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid
       for (int64_t j = n_valid; j < width; ++j) dst[k * width + j] = 0.f;
 }
 
-void HalfRowsPanelSource::widen(const uint16_t* src, float* dst, int64_t n) const {
-  if (bf16_) bf16_to_float_n(src, dst, static_cast<size_t>(n));
-  else half_to_float_n(src, dst, static_cast<size_t>(n));
-}
-
 void HalfRowsPanelSource::pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const {
   for (int64_t k = 0; k < kc; ++k) {
     float* d = dst + k * width;
-    widen(data_ + (k0 + k) * ld_ + n0, d, n_valid);
+    half_or_bf16_to_float_n(bf16_, data_ + (k0 + k) * ld_ + n0, d, static_cast<size_t>(n_valid));
     std::fill(d + n_valid, d + width, 0.f);
   }
 }
@@ -190,14 +185,11 @@ void HalfRowsPanelSource::pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_
   const int64_t full = n_valid / strip, tail = n_valid - full * strip;
   for (int64_t k = 0; k < kc; ++k) {
     const uint16_t* row = data_ + (k0 + k) * ld_ + n0;
-    if (strip == 1) {
-      for (int64_t s = 0; s < full; ++s) widen(row + s, dst + s * kc + k, 1);
-    } else {
-      for (int64_t s = 0; s < full; ++s) widen(row + s * strip, dst + s * strip * kc + k * strip, strip);
-    }
+    for (int64_t s = 0; s < full; ++s)
+      half_or_bf16_to_float_n(bf16_, row + s * strip, dst + s * strip * kc + k * strip, static_cast<size_t>(strip));
     if (tail) {
       float* t = dst + full * strip * kc + k * last_width;
-      widen(row + full * strip, t, tail);
+      half_or_bf16_to_float_n(bf16_, row + full * strip, t, static_cast<size_t>(tail));
       std::fill(t + tail, t + last_width, 0.f);
     }
   }

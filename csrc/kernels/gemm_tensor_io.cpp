@@ -31,15 +31,13 @@ void over_chunks(size_t n, bool parallel, F&& f) {
 
 void widen_to_f32(int dtype, const uint16_t* src, float* dst, size_t n, bool parallel) {
   over_chunks(n, parallel, [&](size_t first, size_t count) {
-    if (dtype == ACL_FLOAT16) half_to_float_n(src + first, dst + first, count);
-    else bf16_to_float_n(src + first, dst + first, count);
+    half_or_bf16_to_float_n(dtype != ACL_FLOAT16, src + first, dst + first, count);
   });
 }
 
 void narrow_from_f32(int dtype, const float* src, uint16_t* dst, size_t n, bool parallel) {
   over_chunks(n, parallel, [&](size_t first, size_t count) {
-    if (dtype == ACL_FLOAT16) float_to_half_n(src + first, dst + first, count);
-    else float_to_bf16_n(src + first, dst + first, count);
+    float_to_half_or_bf16_n(dtype != ACL_FLOAT16, src + first, dst + first, count);
   });
 }
 
