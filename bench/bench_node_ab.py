@@ -7,7 +7,7 @@ A, B, B, A, ..., so a drift of the host moves both alike; the profiler's op even
 over its runs. This is how the conv paths were compared inside the models (docs/perf_history.md).
 
     PYTHONPATH=python ACL_SIM_BUILD_DIR=build/<you> python bench/bench_node_ab.py resnet50 \\
-        "ACL_SIM_CONV_DIRECT_PACKED=0" "X=1" [--pairs 30] [--nodes]
+        "ACL_SIM_CONV_DIRECT_PACKED=0" "X=1" [--pairs 30] [--nodes] [--precision-mode force_fp16]
 """
 from __future__ import annotations
 
@@ -44,6 +44,7 @@ def main() -> None:
     ap.add_argument("b")
     ap.add_argument("--pairs", type=int, default=30)
     ap.add_argument("--nodes", action="store_true", help="print every node, not only the sums by kind")
+    ap.add_argument("--precision-mode", help="compile with atc --precision_mode (force_fp16, ...)")
     args = ap.parse_args()
     trace_dir = tempfile.mkdtemp()
     os.environ["ACL_SIM_PROFILE"] = trace_dir  # read at acl.init
@@ -52,7 +53,7 @@ def main() -> None:
     acl.init()
     acl.rt.set_device(0)
     path, shape_opt, feeds = bm.model_case(args.model)
-    m = bm.AclModel(acl, bm.atc(path, shape_opt, os.path.join(bm.WORK, "om", args.model)), next(iter(feeds.values())))
+    m = bm.AclModel(acl, bm.atc(path, shape_opt, os.path.join(bm.WORK, "om", args.model), args.precision_mode), next(iter(feeds.values())))
     order = ["warm-up", "warm-up"]
     m.infer()
     m.infer()

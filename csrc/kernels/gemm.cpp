@@ -186,8 +186,16 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
   const bool in_kernel = last_slice && has_epilogue(gep) && !gep.col_bias && !gep.residual && !gep.residual_half &&
                          (gep.act.none() || gep.act.plain_relu());
   const bool epilogue = !in_kernel && has_epilogue(gep);
+  // An fp16 output with no epilogue pass left: the kernels store binary16 themselves (TileEpilogue::out_half);
+  // bf16, and values the pass still has to see, take narrow_rows after it.
+  const bool half_in_kernel = last_slice && gep.out_half && !gep.half_is_bf16 && !epilogue;
   TileEpilogue te;
   te.relu = in_kernel && !gep.act.none();
+  if (half_in_kernel) {
+    te.out_half = gep.out_half;
+    te.c_origin = job.C;
+  }
+  const bool strip_ep = in_kernel || half_in_kernel;
   for (int64_t i = 0; i < mc; i += mk.mr) {
     const int m_valid = static_cast<int>(std::min<int64_t>(mk.mr, mc - i));
     const float* a_panel;
@@ -215,21 +223,21 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
       te.prefetch_a = s == 0;
       if (i == 0 && s < sg.packed_by_kernel)
         mk.packing(kc, a_panel, lda, job.b_rows + k0 * job.ldb + sg.n0 + s * widest, job.ldb, const_cast<float*>(b),
-                   c_row + s * widest, job.ldc, m_valid, accumulate, in_kernel || s == 0 ? &te : nullptr);
+                   c_row + s * widest, job.ldc, m_valid, accumulate, strip_ep || s == 0 ? &te : nullptr);
       else
         kernel_for(width, mk)(kc, a_panel, lda, b, c_row + s * widest, job.ldc, m_valid, n_valid, accumulate,
-                              in_kernel || s == 0 ? &te : nullptr);
+                              strip_ep || s == 0 ? &te : nullptr);
     }
     te.prefetch_a = false;
     const bool runs_columns = m0 + i >= sg.col_m0 && m0 + i < sg.col_m1;  // this panel's rows have them
     for (int64_t t = 0; runs_columns && t < sg.columns; ++t)
       mk.column(kc, a_panel, lda, sg.cols + t * sg.col_pitch + sg.b_row, job.C + (m0 + i) * job.ldc + sg.col_n0 + t,
-                job.ldc, m_valid, 1, accumulate, in_kernel ? &te : nullptr);
+                job.ldc, m_valid, 1, accumulate, strip_ep ? &te : nullptr);
     if (last_slice && epilogue) {
       apply_epilogue(job, m0 + i, m_valid, sg.n0, sg.nc);
       if (sg.columns_shared && runs_columns) apply_epilogue(job, m0 + i, m_valid, sg.col_n0, sg.columns);
     }
-    if (last_slice && gep.out_half) {
+    if (last_slice && gep.out_half && !half_in_kernel) {
       narrow_rows(job, m0 + i, m_valid, sg.n0, sg.nc);
       if (sg.columns_shared && runs_columns) narrow_rows(job, m0 + i, m_valid, sg.col_n0, sg.columns);
     }

@@ -6,6 +6,9 @@
 // one, so a ragged bottom edge never reads past the matrix.
 #include "kernels/gemm_microkernel.h"
 
+#include <cstring>
+
+#include "common/fp16.h"
 #include "kernels/cpu_features.h"
 #include "kernels/gemm_simd.h"
 
@@ -17,6 +20,11 @@ inline float tile_epilogue_scalar(float v, const TileEpilogue* ep, int i) {
   if (ep && ep->row_bias) v += ep->row_bias[i];
   if (ep && ep->relu) v = v > 0.f ? v : 0.f;
   return v;
+}
+
+/** Where a finished row of the tile goes as binary16, or null when it is stored as floats (TileEpilogue). */
+inline uint16_t* half_row(const TileEpilogue* ep, const float* row) {
+  return ep && ep->out_half ? ep->out_half + (row - ep->c_origin) : nullptr;
 }
 
 #if defined(__x86_64__)
@@ -171,12 +179,17 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
     for (int i = 0; i < MR; ++i) {
       if (i >= m_valid) break;
       float* row = c + i * ldc;
+      uint16_t* hrow = half_row(ep, row);
 #pragma GCC unroll 4
       for (int j = 0; j < NV; ++j) {
         __m512 v = acc[i][j];
         if (accumulate) v = _mm512_add_ps(v, _mm512_loadu_ps(row + j * W));
         if (ep) v = tile_epilogue<V16>(v, ep, i);
-        _mm512_storeu_ps(row + j * W, v);
+        if (hrow)
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(hrow + j * W),
+                              _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        else
+          _mm512_storeu_ps(row + j * W, v);
       }
     }
     return;
@@ -185,6 +198,7 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
   for (int i = 0; i < MR; ++i) {
     if (i >= m_valid) break;
     float* row = c + i * ldc;
+    uint16_t* hrow = half_row(ep, row);
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
       int n = n_valid - j * W;
@@ -193,7 +207,10 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
       __m512 v = acc[i][j];
       if (accumulate) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, row + j * W));
       if (ep) v = tile_epilogue<V16>(v, ep, i);
-      _mm512_mask_storeu_ps(row + j * W, m, v);
+      if (hrow)
+        _mm256_mask_storeu_epi16(hrow + j * W, m, _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+      else
+        _mm512_mask_storeu_ps(row + j * W, m, v);
     }
   }
 }
@@ -252,6 +269,7 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
   for (int i = 0; i < MR; ++i) {
     if (i >= m_valid) break;
     float* row = c + i * ldc;
+    uint16_t* hrow = half_row(ep, row);
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
       int n = n_valid - j * W;
@@ -260,12 +278,21 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
       if (n >= W) {
         if (accumulate) v = _mm256_add_ps(v, _mm256_loadu_ps(row + j * W));
         if (ep) v = tile_epilogue<V8>(v, ep, i);
-        _mm256_storeu_ps(row + j * W, v);
+        if (hrow)
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(hrow + j * W), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+        else
+          _mm256_storeu_ps(row + j * W, v);
       } else {
         __m256i m = V8::mask(n);
         if (accumulate) v = _mm256_add_ps(v, _mm256_maskload_ps(row + j * W, m));
         if (ep) v = tile_epilogue<V8>(v, ep, i);
-        _mm256_maskstore_ps(row + j * W, m, v);
+        if (hrow) {
+          alignas(16) uint16_t h[W];
+          _mm_store_si128(reinterpret_cast<__m128i*>(h), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+          std::memcpy(hrow + j * W, h, static_cast<size_t>(n) * sizeof(uint16_t));
+        } else {
+          _mm256_maskstore_ps(row + j * W, m, v);
+        }
       }
     }
   }
@@ -324,7 +351,11 @@ __attribute__((always_inline)) inline void column_body(int64_t kc, const float* 
       for (int64_t kk = k; kk < kc; ++kk) sum[i] += a[kk * MR + i] * b[kk];
     }
   }
-  for (int i = 0; i < m_valid; ++i) c[i * ldc] = tile_epilogue_scalar(accumulate ? c[i * ldc] + sum[i] : sum[i], ep, i);
+  for (int i = 0; i < m_valid; ++i) {
+    const float v = tile_epilogue_scalar(accumulate ? c[i * ldc] + sum[i] : sum[i], ep, i);
+    if (uint16_t* h = half_row(ep, c + i * ldc)) *h = float_to_half(v);
+    else c[i * ldc] = v;
+  }
 }
 
 template <int MR>
@@ -385,9 +416,15 @@ void kernel_scalar(int64_t kc, const float* a, int64_t lda, const float* b, floa
     }
     b += NR;
   }
-  for (int i = 0; i < m_valid; ++i)
-    for (int j = 0; j < n_valid; ++j)
-      c[i * ldc + j] = tile_epilogue_scalar(accumulate ? c[i * ldc + j] + acc[i][j] : acc[i][j], ep, i);
+  for (int i = 0; i < m_valid; ++i) {
+    float* row = c + i * ldc;
+    uint16_t* hrow = half_row(ep, row);
+    for (int j = 0; j < n_valid; ++j) {
+      const float v = tile_epilogue_scalar(accumulate ? row[j] + acc[i][j] : acc[i][j], ep, i);
+      if (hrow) hrow[j] = float_to_half(v);
+      else row[j] = v;
+    }
+  }
 }
 
 MicroKernelSet make_set() {

@@ -23,6 +23,11 @@ struct TileEpilogue {
   bool relu = false;                // max(v, 0) after the bias, NaN -> 0 as bias_activation does
   bool prefetch_a = false;          // the first strip of an in-place A panel: A may still be in memory
   bool prefetch_packed_a = false;   // the same for a packed A panel (Winograd's U)
+  // Non-null: the finished values are stored as binary16 (round to nearest even) at out_half + (c - c_origin)
+  // instead of as floats at c, so an fp16 output costs no float store and no narrowing pass over it (a 1x1
+  // conv over 16 channels spent 40% of its kernel time narrowing finished rows).
+  uint16_t* out_half = nullptr;
+  const float* c_origin = nullptr;
 };
 
 /**
