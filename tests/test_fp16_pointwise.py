@@ -14,6 +14,7 @@ from onnx import helper
 from acl_sim._core import testing_model
 from acl_sim.compiler import compile_model
 from atc_util import make_model, ort_run
+from conftest import run_check_in_child
 from kernel_harness import BF16, randn, run_op
 
 HALF_DTYPES = [np.float16] + ([BF16] if BF16 is not None else [])
@@ -34,11 +35,9 @@ EPILOGUES = [  # bias, residual, attributes
 ]
 
 
-@pytest.mark.parametrize("dtype", HALF_DTYPES, ids=lambda d: np.dtype(d).name)
-def test_pointwise_half_is_the_fp32_conv_rounded_once(dtype, monkeypatch):
-    # Outside a model the direct and pixel-major convs take most 1x1 convs: both off sends them all to the GEMM.
-    monkeypatch.setenv("ACL_SIM_CONV_DIRECT", "0")
-    monkeypatch.setenv("ACL_SIM_CONV_PIXEL_MAJOR", "0")
+def _check_cases(dtype_name: str) -> None:
+    """Every case and epilogue against the fp32 conv rounded once (run here, and in children on other ISAs)."""
+    dtype = np.float16 if dtype_name == "float16" else BF16
     rng = np.random.default_rng(41)
     for xs, ws, group in CASES:
         x, w, b = randn(rng, xs, dtype), randn(rng, ws, dtype), randn(rng, (ws[0],), dtype)
@@ -55,6 +54,21 @@ def test_pointwise_half_is_the_fp32_conv_rounded_once(dtype, monkeypatch):
             assert y.dtype == np.dtype(dtype)
             np.testing.assert_array_equal(y.astype(np.float32), want.astype(dtype).astype(np.float32),
                                           err_msg=f"{xs} {ws} {at} bias={with_bias} residual={with_res}")
+
+
+@pytest.mark.parametrize("dtype", HALF_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_pointwise_half_is_the_fp32_conv_rounded_once(dtype, monkeypatch):
+    # Outside a model the direct and pixel-major convs take most 1x1 convs: both off sends them all to the GEMM.
+    monkeypatch.setenv("ACL_SIM_CONV_DIRECT", "0")
+    monkeypatch.setenv("ACL_SIM_CONV_PIXEL_MAJOR", "0")
+    _check_cases(np.dtype(dtype).name)
+
+
+@pytest.mark.parametrize("isa", ["avx2", "scalar"])
+def test_pointwise_half_on_other_isas(isa):
+    # The AVX2 and portable kernels store fp16 and widen an fp16 B in their own code (gemm_microkernel.cpp).
+    run_check_in_child("test_fp16_pointwise", "_check_cases('float16')", ACL_SIM_KERNEL_ISA=isa,
+                       ACL_SIM_CONV_DIRECT="0", ACL_SIM_CONV_PIXEL_MAJOR="0")
 
 
 def _block_model():

@@ -67,6 +67,7 @@ struct GemmJob {
   int64_t shared_tail = 0;   // the product's last few columns, which every N block runs for a share of its rows
   const float* b_rows = nullptr;  // B as a row-major matrix, row pitch ldb: its full strips are packed by the
   int64_t ldb = 0;                // first panel's kernels as they read them (MicroKernelSet::packing)
+  const uint16_t* b_half_rows = nullptr;  // or B as a row-major binary16 matrix (MicroKernelSet::packing_half)
   const float* b_packed = nullptr;  // or B packed once (pack_b_panels): no tile packs anything
 };
 
@@ -221,7 +222,11 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
       const float* b = sg.strips + s * sg.strip_pitch + sg.b_row * width;
       const int n_valid = static_cast<int>(std::min(widest, sg.nc - s * widest));
       te.prefetch_a = s == 0;
-      if (i == 0 && s < sg.packed_by_kernel)
+      if (i == 0 && s < sg.packed_by_kernel && job.b_half_rows)
+        mk.packing_half(kc, a_panel, lda, job.b_half_rows + k0 * job.ldb + sg.n0 + s * widest, job.ldb,
+                        const_cast<float*>(b), c_row + s * widest, job.ldc, m_valid, accumulate,
+                        strip_ep || s == 0 ? &te : nullptr);
+      else if (i == 0 && s < sg.packed_by_kernel)
         mk.packing(kc, a_panel, lda, job.b_rows + k0 * job.ldb + sg.n0 + s * widest, job.ldb, const_cast<float*>(b),
                    c_row + s * widest, job.ldc, m_valid, accumulate, strip_ep || s == 0 ? &te : nullptr);
       else
@@ -282,7 +287,7 @@ void run_tile(GemmJob& job, size_t index) {
   SliceGeom sg{n0, nc, 0, 0, ceil_div(main_nc, widest), main_rem ? strip_width(main_rem, mk) : widest, own_columns,
                n0 + main_nc, m0, m0 + mc, false, 0};
   // With B in place, every full-width strip is packed by the first panel's kernel; the rest here.
-  if (job.b_rows) sg.packed_by_kernel = main_nc / widest;
+  if (job.b_rows || job.b_half_rows) sg.packed_by_kernel = main_nc / widest;
   const int64_t packed_here = sg.packed_by_kernel * widest;
   if (job.shared_tail) {  // this tile's share of the tail: rows split by N block, on the MR grid
     sg.columns = job.shared_tail;
@@ -362,6 +367,9 @@ void run_gemm(int64_t M, int64_t N, int64_t K, float alpha, const MatrixRef& A, 
   // 128 channels at 56x56 and 28x28 0.91-0.95x), densenet121 0.988, PP-OCR rec 0.990, det 1.004; AVX2 0.97-0.99x
   // on those GEMMs, the models 0.993-1.006.
   if (mk.packing && !b_packed) job.b_rows = B.rows(&job.ldb);
+  // An fp16 B the same way, widened by the kernels as they read it (HalfRowsPanelSource: an fp16 model's pointwise
+  // convs, aclblas's hgemm), instead of a packing pass that widens it before them.
+  if (mk.packing_half && !b_packed && !job.b_rows) job.b_half_rows = B.half_rows(&job.ldb);
   job.slice_floats = round_up(blk.kc * (ceil_div(blk.max_block_cols(), blk.widest) * blk.widest + job.shared_tail), 16);
   const size_t tiles = static_cast<size_t>(blk.n_blocks * blk.m_blocks);
   if (tiles == 1 || threads == 1) {

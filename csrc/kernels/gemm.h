@@ -45,6 +45,8 @@ class BPanelSource {
   /** B itself when it is a row-major matrix (B(k, n) = data[k * *ld + n]), which the micro-kernels can read in
    *  place while they pack it; else null. */
   virtual const float* rows(int64_t* ld) const { (void)ld; return nullptr; }
+  /** The same for a row-major binary16 B (B(k, n) = widened data[k * *ld + n]); else null. */
+  virtual const uint16_t* half_rows(int64_t* ld) const { (void)ld; return nullptr; }
 };
 
 /** BPanelSource over a strided matrix. */
@@ -76,6 +78,11 @@ class HalfRowsPanelSource final : public BPanelSource {
   void pack(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t width, float* dst) const override;
   void pack_strips(int64_t k0, int64_t kc, int64_t n0, int64_t n_valid, int64_t strip, int64_t last_width,
                    float* dst) const override;
+  const uint16_t* half_rows(int64_t* ld) const override {
+    if (bf16_) return nullptr;
+    *ld = ld_;
+    return data_;
+  }
 
  private:
   const uint16_t* data_;

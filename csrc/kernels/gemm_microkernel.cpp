@@ -92,15 +92,17 @@ __attribute__((always_inline)) inline void prefetch_ahead(const float* const (&r
 /**
  * Where a k step reads its B row: the packed strip (kPack false: src unused), or (kPack true) row k of the
  * row-major source matrix, src[j] with src advancing by ldb per step, which the step also writes into the
- * packed strip at b for the panels after this one (MicroKernelSet::packing).
+ * packed strip at b for the panels after this one (MicroKernelSet::packing); with kHalf the source row is binary16
+ * (from->half_src), widened as it is read (MicroKernelSet::packing_half).
  */
 struct BRow {
   const float* src = nullptr;
   int64_t ldb = 0;
+  const uint16_t* half_src = nullptr;  // the source as binary16 instead (kHalf), widened as it is read
 };
 
 /** One k step of an MR x NV-vector tile: NV vectors of the B strip against MR broadcast A values. */
-template <class V, int MR, int NV, bool kDirect, bool kPack = false>
+template <class V, int MR, int NV, bool kDirect, bool kPack = false, bool kHalf = false>
 __attribute__((always_inline)) inline void step(typename V::T (&acc)[MR][NV], const float* const (&rows)[MR],
                                                 const float*& b, int64_t k, BRow* from = nullptr) {
   typename V::T bv[NV];
@@ -111,17 +113,31 @@ __attribute__((always_inline)) inline void step(typename V::T (&acc)[MR][NV], co
     // (Zen 4, two threads, in-process A/B against the row-ahead request alone): AVX2 64x147x12544 0.930x the
     // time, 64x576x3136 0.956x, 128x768x3072 0.974x, 128x3072x768 0.977x, short-N and short-K shapes
     // 0.994-1.010x; AVX-512 0.970-1.000x; light_resnet50 and densenet121 1.001-1.004x (their B is in L2).
+    if constexpr (kHalf) {
 #pragma GCC unroll 4
-    for (int j = 0; j < NV * V::W; j += 16) {
-      _mm_prefetch(reinterpret_cast<const char*>(from->src + kPrefetchSourceRows * from->ldb + j), _MM_HINT_T0);
-      _mm_prefetch(reinterpret_cast<const char*>(from->src + NV * V::W + j), _MM_HINT_T0);
-    }
+      for (int j = 0; j < NV * V::W; j += 32) {  // 32 halves a line
+        _mm_prefetch(reinterpret_cast<const char*>(from->half_src + kPrefetchSourceRows * from->ldb + j), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(from->half_src + NV * V::W + j), _MM_HINT_T0);
+      }
 #pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) {
-      bv[j] = V::load(from->src + j * V::W);
-      V::store(const_cast<float*>(b) + j * V::W, bv[j]);  // b: the tile's own packing buffer
+      for (int j = 0; j < NV; ++j) {
+        bv[j] = V::load_half(from->half_src + j * V::W);
+        V::store(const_cast<float*>(b) + j * V::W, bv[j]);
+      }
+      from->half_src += from->ldb;
+    } else {
+#pragma GCC unroll 4
+      for (int j = 0; j < NV * V::W; j += 16) {
+        _mm_prefetch(reinterpret_cast<const char*>(from->src + kPrefetchSourceRows * from->ldb + j), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(from->src + NV * V::W + j), _MM_HINT_T0);
+      }
+#pragma GCC unroll 4
+      for (int j = 0; j < NV; ++j) {
+        bv[j] = V::load(from->src + j * V::W);
+        V::store(const_cast<float*>(b) + j * V::W, bv[j]);  // b: the tile's own packing buffer
+      }
+      from->src += from->ldb;
     }
-    from->src += from->ldb;
   } else {
 #pragma GCC unroll 4
     for (int j = 0; j < NV * V::W; j += 16)  // one request per line (16 floats)
@@ -149,7 +165,7 @@ __attribute__((always_inline)) inline typename V::T tile_epilogue(typename V::T 
 
 // The body is a macro-free template per ISA: GCC needs the target attribute on
 // the function that holds the intrinsics, and a template cannot vary it by V.
-template <int MR, int NV, bool kDirect, bool kPack = false>
+template <int MR, int NV, bool kDirect, bool kPack = false, bool kHalf = false>
 ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
                                        int64_t ldc, int m_valid, int n_valid, bool accumulate, const TileEpilogue* ep,
                                        BRow from = {}) {
@@ -168,11 +184,11 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
     for (; k + 16 <= kc; k += 16) {
       prefetch_ahead<MR, kDirect>(rows, a, k);
 #pragma GCC unroll 2
-      for (int64_t kk = k; kk < k + 16; ++kk) step<V16, MR, NV, kDirect, kPack>(acc, rows, b, kk, &from);
+      for (int64_t kk = k; kk < k + 16; ++kk) step<V16, MR, NV, kDirect, kPack, kHalf>(acc, rows, b, kk, &from);
     }
   }
 #pragma GCC unroll 2
-  for (; k < kc; ++k) step<V16, MR, NV, kDirect, kPack>(acc, rows, b, k, &from);
+  for (; k < kc; ++k) step<V16, MR, NV, kDirect, kPack, kHalf>(acc, rows, b, k, &from);
 
   if (n_valid == NV * W) {
 #pragma GCC unroll 8
@@ -215,7 +231,7 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
   }
 }
 
-template <int MR, int NV, bool kDirect, bool kPack = false>
+template <int MR, int NV, bool kDirect, bool kPack = false, bool kHalf = false>
 ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, const float* b, float* c, int64_t ldc,
                                    int m_valid, int n_valid, bool accumulate, const TileEpilogue* ep, BRow from = {}) {
   constexpr int W = 8;
@@ -252,12 +268,12 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
       for (; k + 16 <= kc; k += 16) {
         prefetch_ahead<MR, kDirect>(rows, a, k);
 #pragma GCC unroll 2
-        for (int64_t kk = k; kk < k + 16; ++kk) step<V8, MR, NV, kDirect, kPack>(acc, rows, b, kk, &from);
+        for (int64_t kk = k; kk < k + 16; ++kk) step<V8, MR, NV, kDirect, kPack, kHalf>(acc, rows, b, kk, &from);
       }
     }
   }
 #pragma GCC unroll 2
-  for (; k < kc; ++k) step<V8, MR, NV, kDirect, kPack>(acc, rows, b, k, &from);
+  for (; k < kc; ++k) step<V8, MR, NV, kDirect, kPack, kHalf>(acc, rows, b, k, &from);
 
   if constexpr (S == 2) {
 #pragma GCC unroll 8
@@ -395,6 +411,28 @@ ACL_SIM_TARGET_AVX512 void packing_avx512(int64_t kc, const float* a, int64_t ld
 }
 
 template <int MR, int NV>
+ACL_SIM_TARGET_AVX512 void packing_half_avx512(int64_t kc, const float* a, int64_t lda, const uint16_t* b_src,
+                                               int64_t ldb, float* b_pack, float* c, int64_t ldc, int m_valid,
+                                               bool accumulate, const TileEpilogue* ep) {
+  BRow from;
+  from.half_src = b_src;
+  from.ldb = ldb;
+  if (lda) body_avx512<MR, NV, true, true, true>(kc, a, lda, b_pack, c, ldc, m_valid, NV * 16, accumulate, ep, from);
+  else body_avx512<MR, NV, false, true, true>(kc, a, 0, b_pack, c, ldc, m_valid, NV * 16, accumulate, ep, from);
+}
+
+template <int MR, int NV>
+ACL_SIM_TARGET_AVX2 void packing_half_avx2(int64_t kc, const float* a, int64_t lda, const uint16_t* b_src, int64_t ldb,
+                                           float* b_pack, float* c, int64_t ldc, int m_valid, bool accumulate,
+                                           const TileEpilogue* ep) {
+  BRow from;
+  from.half_src = b_src;
+  from.ldb = ldb;
+  if (lda) body_avx2<MR, NV, true, true, true>(kc, a, lda, b_pack, c, ldc, m_valid, NV * 8, accumulate, ep, from);
+  else body_avx2<MR, NV, false, true, true>(kc, a, 0, b_pack, c, ldc, m_valid, NV * 8, accumulate, ep, from);
+}
+
+template <int MR, int NV>
 ACL_SIM_TARGET_AVX2 void packing_avx2(int64_t kc, const float* a, int64_t lda, const float* b_src, int64_t ldb,
                                       float* b_pack, float* c, int64_t ldc, int m_valid, bool accumulate,
                                       const TileEpilogue* ep) {
@@ -432,15 +470,16 @@ MicroKernelSet make_set() {
   switch (cpu_features().isa) {
     case KernelIsa::kAvx512:
       return {"avx512 8x48", 8, 16, 3, {kernel_avx512<8, 1>, kernel_avx512<8, 2>, kernel_avx512<8, 3>, nullptr},
-              8, kernel_avx2<8, 1>, true, column_avx512<8>, 0, {nullptr, nullptr}, packing_avx512<8, 3>};
+              8, kernel_avx2<8, 1>, true, column_avx512<8>, 0, {nullptr, nullptr}, packing_avx512<8, 3>,
+              packing_half_avx512<8, 3>};
     case KernelIsa::kAvx2:
       return {"avx2 4x24", 4, 8, 3, {kernel_avx2<4, 1>, kernel_avx2<4, 2>, kernel_avx2<4, 3>, nullptr}, 0, nullptr, true,
-              column_avx2<4>, 6, {kernel_avx2<6, 1>, kernel_avx2<6, 2>}, packing_avx2<4, 3>};
+              column_avx2<4>, 6, {kernel_avx2<6, 1>, kernel_avx2<6, 2>}, packing_avx2<4, 3>, packing_half_avx2<4, 3>};
     default: break;
   }
 #endif
   return {"scalar 4x8", 4, 8, 1, {kernel_scalar<4, 8>, nullptr, nullptr, nullptr}, 0, nullptr, true, nullptr, 0,
-          {nullptr, nullptr}, nullptr};
+          {nullptr, nullptr}, nullptr, nullptr};
 }
 
 }  // namespace

@@ -49,6 +49,11 @@ using PackingKernelFn = void (*)(int64_t kc, const float* a, int64_t lda, const 
                                  float* b_pack, float* c, int64_t ldc, int m_valid, bool accumulate,
                                  const TileEpilogue* ep);
 
+/** As PackingKernelFn with a binary16 source (b_src[k*ldb + j]), widened as the kernel reads it into b_pack. */
+using PackingHalfKernelFn = void (*)(int64_t kc, const float* a, int64_t lda, const uint16_t* b_src, int64_t ldb,
+                                     float* b_pack, float* c, int64_t ldc, int m_valid, bool accumulate,
+                                     const TileEpilogue* ep);
+
 struct MicroKernelSet {
   const char* name;
   int mr;                  // rows per micro-tile
@@ -65,6 +70,7 @@ struct MicroKernelSet {
   MicroKernelFn tall[2];   // tall[nv-1]: strips of nv vectors over tall_mr rows (AVX2: 12 accumulators on 16-wide
                            // strips, where fn[1] has 8)
   PackingKernelFn packing;  // null, or the widest kernel (fn[max_nv-1]) packing B as it reads it
+  PackingHalfKernelFn packing_half;  // null, or the same reading an fp16 B (HalfRowsPanelSource)
 };
 
 /** The best set for this host (cpu_features().isa). */

@@ -29,6 +29,9 @@ struct V16 {
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T zero() { return _mm512_setzero_ps(); }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T set1(float v) { return _mm512_set1_ps(v); }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T load(const float* p) { return _mm512_loadu_ps(p); }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T load_half(const uint16_t* p) {
+    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
   /** p[0] in the low half of the lanes, p[1] in the high half. */
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T halves(const float* p) {
     return _mm512_mask_broadcastss_ps(_mm512_set1_ps(p[0]), 0xff00, _mm_load_ss(p + 1));
@@ -91,6 +94,9 @@ struct V8 {
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T zero() { return _mm256_setzero_ps(); }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T set1(float v) { return _mm256_set1_ps(v); }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T load(const float* p) { return _mm256_loadu_ps(p); }
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T load_half(const uint16_t* p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
   /** p[0] in the low half of the lanes, p[1] in the high half. */
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T halves(const float* p) {
     return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_broadcast_ss(p)), _mm_broadcast_ss(p + 1), 1);
