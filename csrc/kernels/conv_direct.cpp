@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/fp16.h"
 #include "executor/thread_pool.h"
 #include "kernels/conv_direct_packed.h"
 #include "kernels/cpu_features.h"
@@ -75,6 +76,7 @@ ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda
     float* row = c + i * ldc;
     const float* res = ep && ep->residual ? ep->residual + i * ep->ldr : nullptr;
     const __m512 bias = _mm512_set1_ps(ep && ep->bias ? ep->bias[i] : 0.f);
+    uint16_t* hrow = ep && ep->half ? ep->half + i * ldc : nullptr;
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
       __m512 v = acc[i][j];
@@ -87,10 +89,17 @@ ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda
         v = _mm512_add_ps(v, bias);
         if (ep->relu) v = _mm512_max_ps(v, _mm512_setzero_ps());
       }
-      if (whole)
+      if (hrow) {
+        const __m256i h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        if (whole)
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(hrow + j * W), h);
+        else
+          _mm256_mask_storeu_epi16(hrow + j * W, mask[j], h);
+      } else if (whole) {
         _mm512_storeu_ps(row + j * W, v);
-      else
+      } else {
         _mm512_mask_storeu_ps(row + j * W, mask[j], v);
+      }
     }
   }
 }
@@ -160,6 +169,7 @@ ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, int64_t lda, co
     float* row = c + i * ldc;
     const float* res = ep && ep->residual ? ep->residual + i * ep->ldr : nullptr;
     const __m256 bias = _mm256_set1_ps(ep && ep->bias ? ep->bias[i] : 0.f);
+    uint16_t* hrow = ep && ep->half ? ep->half + i * ldc : nullptr;
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
       const int n = kMasked ? n_valid - j * W : W;
@@ -173,10 +183,20 @@ ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, int64_t lda, co
         v = _mm256_add_ps(v, bias);
         if (ep->relu) v = _mm256_max_ps(v, _mm256_setzero_ps());
       }
-      if (whole)
+      if (hrow) {
+        const __m128i h = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT);
+        if (whole) {
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(hrow + j * W), h);
+        } else {
+          alignas(16) uint16_t part[W];
+          _mm_store_si128(reinterpret_cast<__m128i*>(part), h);
+          std::memcpy(hrow + j * W, part, static_cast<size_t>(n) * sizeof(uint16_t));
+        }
+      } else if (whole) {
         _mm256_storeu_ps(row + j * W, v);
-      else
+      } else {
         _mm256_maskstore_ps(row + j * W, mask[j], v);
+      }
     }
   }
 }
@@ -202,7 +222,8 @@ void kernel_scalar(int64_t kc, const float* a, int64_t lda, const float* b, cons
         v += ep->bias ? ep->bias[i] : 0.f;
         if (ep->relu) v = v > 0.f ? v : 0.f;
       }
-      c[i * ldc + j] = v;
+      if (ep && ep->half) ep->half[i * ldc + j] = float_to_half(v);
+      else c[i * ldc + j] = v;
     }
 }
 
@@ -256,6 +277,7 @@ struct Plan {
   const GemmEpilogue* ep;  // without the residual when y holds it
   // ep is at most bias, residual and ReLU: kernels writing y in place apply it in their last slice's stores.
   bool epilogue_in_kernel;
+  bool half_in_kernel;  // the kernels store the fp16 output themselves (DirectStripEpilogue::half), where they write y
   // The residual is y's own buffer (in place): the first K slice accumulates onto y (in place out, by
   // rows), or the copy-out adds the tile to y (tile buffer).
   bool y_holds_residual;
@@ -270,6 +292,7 @@ DirectStripEpilogue strip_epilogue(const Plan& p, int64_t m, int64_t q, int64_t 
   dep.residual = p.ep->residual ? p.ep->residual + m * ld + q : nullptr;
   dep.ldr = ld;
   dep.relu = p.ep->act.plain_relu();
+  dep.half = p.half_in_kernel ? p.ep->out_half + m * ld + q : nullptr;
   return dep;
 }
 
@@ -287,6 +310,12 @@ ConvKernelFn kernel_for(int64_t width, bool masked, const ConvKernels& ks) {
 /** Bias, residual and activation of finished output values (one run of one output row). */
 void finish_run(float* dst, const float* res, int64_t len, float bias, const Activation& act) {
   residual_bias_activation(dst, res, static_cast<size_t>(len), bias, act);
+}
+
+/** Finished outputs y[m, q0 .. q0 + len) narrowed into the epilogue's fp16 / bf16 output while in cache. */
+void narrow_out(const Plan& p, int64_t m, int64_t q0, int64_t len) {
+  const int64_t at = m * p.OH * p.OW + q0;
+  float_to_half_or_bf16_n(p.ep->half_is_bf16, p.y + at, p.ep->out_half + at, static_cast<size_t>(len));
 }
 
 /**
@@ -321,6 +350,7 @@ void emit(const Plan& p, int64_t m0, int64_t rows, int64_t q0, int64_t len, cons
           std::memcpy(dst, s + (q - q0), static_cast<size_t>(n) * sizeof(float));
         }
         if (finish) finish_run(dst, rrow ? rrow + oh * p.OW + ow : nullptr, n, bias, ep.act);
+        if (ep.out_half) narrow_out(p, m, oh * p.OW + ow, n);
       }
       q = run_end;
     }
@@ -349,7 +379,7 @@ void run_tile(const Plan& p, size_t index) {
   if (p.wpack && full > 0 && extra_cols <= kDirectMaxExtra * full) {
     // Written in place (no junk columns) with at most bias, residual and ReLU: the last K slice's store applies
     // them, and there is no epilogue pass over the tile.
-    const bool in_kernel = p.in_place_out && p.epilogue_in_kernel;
+    const bool in_kernel = p.in_place_out && (p.epilogue_in_kernel || p.half_in_kernel);
     for (int64_t k0 = 0; k0 < p.K; k0 += p.kc) {
       const int64_t kc = std::min(p.kc, p.K - k0);
       const bool last_slice = k0 + kc == p.K;
@@ -367,10 +397,12 @@ void run_tile(const Plan& p, size_t index) {
       }
     }
     if (!in_kernel) emit(p, m0, mc, n0, nc, ct, ldt);
+    if (p.in_place_out && p.ep->out_half && !p.half_in_kernel)
+      for (int64_t m = m0; m < m0 + mc; ++m) narrow_out(p, m, n0, nc);
     return;
   }
   // Written in place, the last K slice's stores finish the outputs (strip_epilogue); a tile buffer is emitted.
-  const bool in_kernel = p.in_place_out && p.epilogue_in_kernel;
+  const bool in_kernel = p.in_place_out && (p.epilogue_in_kernel || p.half_in_kernel);
   for (int64_t k0 = 0; k0 < p.K; k0 += p.kc) {
     const int64_t kc = std::min(p.kc, p.K - k0);
     const bool accumulate = k0 > 0 || (p.in_place_out && p.y_holds_residual);
@@ -402,6 +434,8 @@ void run_tile(const Plan& p, size_t index) {
   }
   // Finished per tile, row by row (sequential residual reads), not per micro-tile: measured no slower.
   if (!in_kernel) emit(p, m0, mc, n0, nc, ct, ldt);
+  if (p.in_place_out && p.ep->out_half && !p.half_in_kernel)
+    for (int64_t m = m0; m < m0 + mc; ++m) narrow_out(p, m, n0, nc);
 }
 
 /**
@@ -432,15 +466,21 @@ void run_tile_rows(const Plan& p, size_t index) {
           const DirectStripEpilogue dep = strip_epilogue(p, m0 + i, r * p.OW + j, P);
           float* out = p.y + (m0 + i) * P + r * p.OW + j;
           fn(kc, p.w + (m0 + i) * p.K + k0, p.K, p.xp + r * p.pitch + j, p.off + k0, out, P, m_valid, n_valid,
-             k0 > 0 || p.y_holds_residual, last_slice && p.epilogue_in_kernel ? &dep : nullptr);
+             k0 > 0 || p.y_holds_residual,
+             last_slice && (p.epilogue_in_kernel || p.half_in_kernel) ? &dep : nullptr);
           // The next output row's lines of this strip, for writing: the kernels' stores alone, 4 rows a
           // whole plane apart, do not train the hardware prefetcher, and every line they touch missed. Stop 36,
           // in-model A/B (Zen 4, 30 pairs), with the epilogue moved into the stores: the stems 7x7/2 3->64 and
           // 3x3/2 3->64 0.83-0.96x the time on both ISAs. The prefetch alone, one-node stems with caches
           // flushed: 0.68-0.93x.
-          if (r + 1 < r1)
+          if (r + 1 < r1 && last_slice && p.half_in_kernel) {
+            const uint16_t* hout = ep.out_half + (out - p.y);  // the kernels store there instead
+            for (int m = 0; m < m_valid; ++m)
+              for (int64_t q = 0; q < n_valid; q += 32) __builtin_prefetch(hout + m * P + p.OW + q, 1, 3);
+          } else if (r + 1 < r1) {
             for (int m = 0; m < m_valid; ++m)
               for (int64_t q = 0; q < n_valid; q += 16) __builtin_prefetch(out + m * P + p.OW + q, 1, 3);
+          }
         }
         j += width;
       }
@@ -451,6 +491,8 @@ void run_tile_rows(const Plan& p, size_t index) {
         for (int64_t m = m0; m < m0 + mc; ++m)
           finish_run(p.y + m * P + r * p.OW, ep.residual ? ep.residual + m * P + r * p.OW : nullptr, p.OW,
                      ep.row_bias ? ep.row_bias[m] : 0.f, ep.act);
+      if (last_slice && ep.out_half && !p.half_in_kernel)
+        for (int64_t m = m0; m < m0 + mc; ++m) narrow_out(p, m, r * p.OW, p.OW);
     }
   }
 }
@@ -526,6 +568,10 @@ void direct_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g,
   if (p.y_holds_residual) own_ep.residual = nullptr;
   p.ep = &own_ep;
   p.epilogue_in_kernel = has_epilogue(own_ep) && (own_ep.act.none() || own_ep.act.plain_relu());
+  // fp16 stored by the kernels where they write y and no pass follows them (bias, residual, Relu or nothing):
+  // on the last K slice the fp32 staging is then not written at all (the by-rows stems: narrowed per finished row
+  // instead, the 3x3/2 3->64 into 111x111 took 1.2x the time of one narrowing pass; stop 42, in-model A/B, AVX2).
+  p.half_in_kernel = own_ep.out_half && !own_ep.half_is_bf16 && (p.epilogue_in_kernel || !has_epilogue(own_ep));
   p.xp = in.xp;
   p.off = in.off;
   const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;

@@ -1,6 +1,8 @@
 // Packed-weight strip kernels of the direct conv: see conv_direct_packed.h.
 #include "kernels/conv_direct_packed.h"
 
+#include "common/fp16.h"
+
 #include <cstring>
 
 #include "kernels/cpu_features.h"
@@ -54,6 +56,7 @@ ACL_SIM_TARGET_AVX512 void strip_avx512(int64_t kc, const float* ap, const float
     float* row = c + i * ldc;
     const float bias = ep && ep->bias ? ep->bias[i] : 0.f;
     const float* res = ep && ep->residual ? ep->residual + i * ep->ldr : nullptr;
+    uint16_t* hrow = ep && ep->half ? ep->half + i * ldc : nullptr;
 #pragma GCC unroll 3
     for (int j = 0; j < NV; ++j) {
       __m512 v = acc[i][j];
@@ -63,7 +66,11 @@ ACL_SIM_TARGET_AVX512 void strip_avx512(int64_t kc, const float* ap, const float
         if (res) v = _mm512_add_ps(v, _mm512_loadu_ps(res + j * W));
         if (ep->relu) v = _mm512_max_ps(v, zero);
       }
-      _mm512_storeu_ps(row + j * W, v);
+      if (hrow)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(hrow + j * W),
+                            _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+      else
+        _mm512_storeu_ps(row + j * W, v);
     }
 #pragma GCC unroll 2
     for (int e = 0; e < E; ++e) {
@@ -72,7 +79,8 @@ ACL_SIM_TARGET_AVX512 void strip_avx512(int64_t kc, const float* ap, const float
         v += bias + (res ? res[NV * W + e] : 0.f);
         if (ep->relu) v = v > 0.f ? v : 0.f;
       }
-      row[NV * W + e] = v;
+      if (hrow) hrow[NV * W + e] = float_to_half(v);
+      else row[NV * W + e] = v;
     }
   }
 }

@@ -55,6 +55,9 @@ struct DirectStripEpilogue {
   const float* residual = nullptr;  // at the strip's first column, rows ldr apart
   int64_t ldr = 0;
   bool relu = false;
+  // Non-null: the finished values are stored as binary16 (round to nearest even) at half + i*ldc + j instead of
+  // as floats at c (an fp16 output: its fp32 staging is then never written on the last K slice).
+  uint16_t* half = nullptr;
 };
 DirectPackedStripFn direct_packed_strip_kernel(int64_t extra);
 

@@ -283,6 +283,8 @@ void run_conv(OpContext& ctx) {
   // into the output (HalfRowsPanelSource, GemmEpilogue::out_half), without a widening pass before it and a
   // narrowing pass after it.
   const bool half_gemm = tx.dtype != ACL_FLOAT && on_gemm && pointwise;
+  // The direct conv narrows each finished region of its fp32 staging into an fp16 / bf16 output itself.
+  const bool half_direct = tx.dtype != ACL_FLOAT && direct;
   if (!half_gemm) widen_inputs();
   auto one = [&](int64_t n, int64_t gi, bool parallel) {
     const int64_t x_off = (n * C + gi * cg) * in_size, y_off = (n * M + gi * mg) * P;
@@ -309,6 +311,10 @@ void run_conv(OpContext& ctx) {
     if (pixel_major) {
       pixel_major_conv_f32(xg, cg, g, pm_w + gi * pm_size, mg, yg, ep, parallel);
     } else if (direct) {
+      if (half_direct) {
+        ep.out_half = static_cast<uint16_t*>(ctx.outputs[0].data) + y_off;
+        ep.half_is_bf16 = tx.dtype == ACL_BF16;
+      }
       direct_conv_f32(xg, cg, g, a.data, mg, yg, ep, parallel, dp_w ? dp_w + gi * dp_size : nullptr);
     } else if (pointwise && ga_w) {
       gemm_f32_packed_a(mg, P, K, ga_w + gi * ga_size, MatrixPanelSource(MatrixRef{xg, in_size, 1}), beta, yg, P,
@@ -338,7 +344,7 @@ void run_conv(OpContext& ctx) {
     for (int64_t n = 0; n < N; ++n)
       for (int64_t gi = 0; gi < group; ++gi) one(n, gi, true);
   }
-  if (!half_gemm) Y.commit();
+  if (!half_gemm && !half_direct) Y.commit();
 }
 
 }  // namespace

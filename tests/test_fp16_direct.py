@@ -1,0 +1,87 @@
+"""fp16 / bf16 convs on the direct path narrow each finished region of their fp32 staging into the output themselves
+(conv_direct.cpp, narrow_out) instead of a narrowing pass after the conv: in place (rows without pads), by output
+rows (the strided stems) and through the tile buffer (junk columns), with and without packed weights.
+
+Each output must be exactly the fp32 conv of the same values, rounded once."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from onnx import helper
+
+from acl_sim._core import testing_model
+from acl_sim.compiler import compile_model
+from atc_util import make_model
+from conftest import run_check_in_child
+from kernel_harness import BF16, randn, run_op
+
+HALF_DTYPES = [np.float16] + ([BF16] if BF16 is not None else [])
+DIRECT_ONLY = {"ACL_SIM_CONV_DIRECT": "all", "ACL_SIM_CONV_PIXEL_MAJOR": "0", "ACL_SIM_CONV_WINOGRAD": "0"}
+
+CASES = [  # X shape, W shape, attributes: each store mode of the direct conv
+    ((1, 3, 58, 58), (64, 3, 3, 3), {"strides": [2, 2]}),                   # by output rows (a stem)
+    ((1, 64, 20, 20), (16, 64, 1, 1), {}),                                  # in place: no pads, stride 1
+    ((2, 24, 9, 9), (40, 24, 3, 3), {"pads": [1, 1, 1, 1]}),                # tile buffer: junk columns
+    ((1, 16, 30, 30), (24, 16, 3, 3), {"pads": [1, 1, 1, 1], "group": 1}),  # rows wide enough for by-rows
+    ((1, 300, 7, 7), (20, 300, 1, 1), {}),                                  # K past one slice, in place
+]
+EPILOGUES = [
+    (True, False, {"activation": "Relu"}),
+    (True, True, {"activation": "Relu"}),
+    (False, True, {"activation": "LeakyRelu", "activation_alpha": 0.1}),
+    (False, False, {}),
+]
+
+
+def _check_cases(dtype_name: str) -> None:
+    dtype = np.float16 if dtype_name == "float16" else BF16
+    rng = np.random.default_rng(7)
+    for xs, ws, attrs in CASES:
+        x, w, b = randn(rng, xs, dtype), randn(rng, ws, dtype, 0.3), randn(rng, (ws[0],), dtype)
+        oh = (xs[2] + sum(attrs.get("pads", [0, 0, 0, 0])[::2]) - ws[2]) // attrs.get("strides", [1, 1])[0] + 1
+        out = (xs[0], ws[0], oh, oh)
+        r = randn(rng, out, dtype)
+        for with_bias, with_res, at in EPILOGUES:
+            at = dict(attrs, **at)
+            ins = [x, w, b if with_bias else None] + ([r] if with_res else [])
+            (want,) = run_op("Conv", [None if a is None else a.astype(np.float32) for a in ins], [out],
+                             [np.float32], at)
+            (y,) = run_op("Conv", ins, [out], [dtype], at)
+            np.testing.assert_array_equal(y.astype(np.float32), want.astype(dtype).astype(np.float32),
+                                          err_msg=f"{xs} {ws} {at} bias={with_bias} residual={with_res}")
+
+
+@pytest.mark.parametrize("dtype", HALF_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_direct_half_is_the_fp32_conv_rounded_once(dtype, monkeypatch):
+    for k, v in DIRECT_ONLY.items():
+        monkeypatch.setenv(k, v)
+    _check_cases(np.dtype(dtype).name)
+
+
+@pytest.mark.parametrize("isa", ["avx2", "scalar"])
+def test_direct_half_on_other_isas(isa):
+    run_check_in_child("test_fp16_direct", "_check_cases('float16')", ACL_SIM_KERNEL_ISA=isa, **DIRECT_ONLY)
+
+
+@pytest.mark.parametrize("xs,ws,attrs", CASES[:3], ids=["rows", "in-place", "tile-buffer"])
+def test_force_fp16_model_on_packed_weights_is_the_fp32_model_rounded_once(xs, ws, attrs, tmp_path, monkeypatch):
+    # In a loaded model the direct conv reads its weights packed (conv_direct_packed.h). With every value already
+    # an fp16 one, the force_fp16 model computes the fp32 model's conv and rounds its output once.
+    for k, v in DIRECT_ONLY.items():
+        monkeypatch.setenv(k, v)
+    rng = np.random.default_rng(8)
+    w = randn(rng, ws, np.float16, 0.3).astype(np.float32)
+    b = randn(rng, (ws[0],), np.float16).astype(np.float32)
+    x = randn(rng, xs, np.float16).astype(np.float32)
+    oh = (xs[2] + sum(attrs.get("pads", [0, 0, 0, 0])[::2]) - ws[2]) // attrs.get("strides", [1, 1])[0] + 1
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], **attrs), helper.make_node("Relu", ["c"], ["y"])]
+    model = make_model(nodes, [("x", list(xs))], [("y", [xs[0], ws[0], oh, oh])], {"w": w, "b": b})
+    outs = {}
+    for mode in ("force_fp32", "force_fp16"):
+        report = compile_model(model, str(tmp_path / mode), precision_mode=mode, cache=False)
+        m = testing_model.Model.from_file(report["om_path"])
+        (first,) = m.run([x])
+        (again,) = m.run([x])  # the second run reads the weights packed on the first
+        np.testing.assert_array_equal(first, again)
+        outs[mode] = first
+    np.testing.assert_array_equal(outs["force_fp16"], outs["force_fp32"].astype(np.float16).astype(np.float32))
