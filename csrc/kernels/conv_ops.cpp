@@ -173,9 +173,18 @@ void run_conv(OpContext& ctx) {
       transform(fresh);
       u = fresh;
     }
-    widen_inputs();
-    winograd_conv_f32(X.data(), N, C, g, u, M, Y.data(), bias, has_residual ? R.data() : nullptr, act);
-    Y.commit();
+    // fp16 / bf16 X and Y as they lie: widened per plane by the input transform, stored by the output transform.
+    WinogradHalfIo half;
+    if (tx.dtype != ACL_FLOAT) {
+      half.x = static_cast<const uint16_t*>(tx.data);
+      half.y = static_cast<uint16_t*>(ctx.outputs[0].data);
+      half.bf16 = tx.dtype == ACL_BF16;
+      if (has_residual) R = F32Input(ctx, 3);
+    } else {
+      widen_inputs();
+    }
+    winograd_conv_f32(X.data(), N, C, g, u, M, Y.data(), bias, has_residual ? R.data() : nullptr, act, half);
+    if (!half.y) Y.commit();
     return;
   }
 

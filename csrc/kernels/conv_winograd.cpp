@@ -31,6 +31,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/fp16.h"
 #include "executor/thread_pool.h"
 #include "kernels/cpu_features.h"
 #include "kernels/gemm_microkernel.h"
@@ -53,6 +54,7 @@ int64_t env_int(const char* name, int64_t fallback) {
 
 // t_prep: the padded, phase-split input (the caller's); t_v / t_m: a job's transformed input and GEMM output.
 thread_local Scratch<float> t_prep, t_v, t_m;
+thread_local Scratch<float> t_plane;  // one fp16 / bf16 input plane, widened
 
 struct Plan {
   int64_t N, C, M;
@@ -70,6 +72,8 @@ struct Plan {
   const float* bias;
   const float* res;
   Activation act;
+  WinogradHalfIo half;
+  bool half_in_registers;  // fp16 stored straight from the output transform (else narrowed per row segment)
   // Blocking: strips of W tiles (nv vectors), S strips per block, M chunks of mb rows, m_parts shares of M per block.
   int64_t W, S, nt, mb, kc, blocks, m_parts, mr;
   const MicroKernelFn* kernels;  // [nv - 1]: strips of nv vectors
@@ -109,6 +113,12 @@ struct I {
   static inline void store(float* p, Mask m, T v) { _mm512_mask_storeu_ps(p, m, v); }
   static inline T load(const float* p) { return _mm512_loadu_ps(p); }
   static inline void store(float* p, T v) { _mm512_storeu_ps(p, v); }
+  /** Lanes [a, e) of v as binary16 at p + a .. p + e (round to nearest even). */
+  static inline void store_half(uint16_t* p, int a, int e, T v) {
+    const __m256i h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    if (a == 0 && e == L) _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), h);
+    else _mm256_mask_storeu_epi16(p, static_cast<__mmask16>(((1u << (e - a)) - 1u) << a), h);
+  }
   static inline T set1(float v) { return _mm512_set1_ps(v); }
   static inline T add(T a, T b) { return _mm512_add_ps(a, b); }
   static inline T sub(T a, T b) { return _mm512_sub_ps(a, b); }
@@ -136,7 +146,7 @@ struct I {
 #pragma GCC pop_options
 
 #pragma GCC push_options
-#pragma GCC target("avx2,fma")
+#pragma GCC target("avx2,fma,f16c")
 namespace isa256 {
 struct I {
   using T = __m256;
@@ -151,6 +161,17 @@ struct I {
   static inline void store(float* p, Mask m, T v) { _mm256_maskstore_ps(p, m, v); }
   static inline T load(const float* p) { return _mm256_loadu_ps(p); }
   static inline void store(float* p, T v) { _mm256_storeu_ps(p, v); }
+  /** Lanes [a, e) of v as binary16 at p + a .. p + e (round to nearest even). */
+  static inline void store_half(uint16_t* p, int a, int e, T v) {
+    const __m128i h = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT);
+    if (a == 0 && e == L) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), h);
+      return;
+    }
+    alignas(16) uint16_t part[L];
+    _mm_store_si128(reinterpret_cast<__m128i*>(part), h);
+    std::memcpy(p + a, part + a, static_cast<size_t>(e - a) * sizeof(uint16_t));
+  }
   static inline T set1(float v) { return _mm256_set1_ps(v); }
   static inline T add(T a, T b) { return _mm256_add_ps(a, b); }
   static inline T sub(T a, T b) { return _mm256_sub_ps(a, b); }
@@ -177,7 +198,15 @@ struct I {
 void prepare_input(const float* x, Plan& p, int64_t threads, bool avx512) {
   float* xs = t_prep.get(static_cast<size_t>(p.N * p.C * p.PS));
   auto plane = [&](int64_t nc) {
-    const float* src = x + nc * p.IH * p.IW;
+    const int64_t n = p.IH * p.IW;
+    const float* src;
+    if (p.half.x) {  // widened here, one plane at a time on the thread that prepares it
+      float* wide = t_plane.get(static_cast<size_t>(n));
+      half_or_bf16_to_float_n(p.half.bf16, p.half.x + nc * n, wide, static_cast<size_t>(n));
+      src = wide;
+    } else {
+      src = x + nc * n;
+    }
     float* dst = xs + nc * p.PS;
     if (p.tile_major) {
       if (avx512) isa512::prepare_plane_tiles(p, src, dst);
@@ -298,7 +327,8 @@ bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int
 }
 
 void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeometry& g, const float* u, int64_t M,
-                       float* y, const float* bias, const float* residual, const Activation& act) {
+                       float* y, const float* bias, const float* residual, const Activation& act,
+                       const WinogradHalfIo& half) {
 #if defined(__x86_64__)
   const MicroKernelSet& mk = micro_kernels();
   Plan p{};
@@ -332,6 +362,8 @@ void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeomet
   p.bias = bias;
   p.res = residual;
   p.act = act;
+  p.half = half;
+  p.half_in_registers = half.y && !half.bf16 && (act.none() || act.kind == ActKind::kRelu);
   p.mr = mk.mr;
   // Strips of 32 tiles on AVX-512, not the widest 48: the block's transformed input and GEMM output (36 x C x
   // strip floats each) then stay nearer L2; in light_resnet50 its 3x3 convs ran 0.97x (three A/B runs inside
@@ -387,7 +419,7 @@ void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeomet
     ThreadPool::instance().parallel_for(jobs, job);
   }
 #else
-  (void)x, (void)N, (void)C, (void)g, (void)u, (void)M, (void)y, (void)bias, (void)residual, (void)act;
+  (void)x, (void)N, (void)C, (void)g, (void)u, (void)M, (void)y, (void)bias, (void)residual, (void)act, (void)half;
 #endif
 }
 

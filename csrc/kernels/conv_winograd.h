@@ -56,12 +56,24 @@ bool winograd_conv_supported(const SpatialGeometry& g);
 bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int64_t N, bool pixel_major_ready);
 
 /**
+ * An fp16 / bf16 model's X and Y as they lie: x is widened plane by plane as the input transform prepares it,
+ * and the output transform stores y (fp16 straight from registers; bf16, and activations applied after the
+ * store, as each finished row segment), so no widening or narrowing pass runs over the tensors.
+ */
+struct WinogradHalfIo {
+  const uint16_t* x = nullptr;  // non-null: read X here instead of the fp32 x
+  uint16_t* y = nullptr;        // non-null: Y goes here; the fp32 y is then scratch for segments narrowed from it
+  bool bf16 = false;            // both hold bf16 instead of fp16
+};
+
+/**
  * y = act(conv3x3(x, w) + bias[m] + residual) for a batch: x [N, C, IH, IW], u the transformed weights
  * (winograd_transform_weights with mr = winograd_panel_rows(g, N)), y and residual [N, M, OH, OW] (residual
  * and bias may be null).
  * Runs on the caller plus the pool; blocks until done.
  */
 void winograd_conv_f32(const float* x, int64_t N, int64_t C, const SpatialGeometry& g, const float* u, int64_t M,
-                       float* y, const float* bias, const float* residual, const Activation& act);
+                       float* y, const float* bias, const float* residual, const Activation& act,
+                       const WinogradHalfIo& half = {});
 
 }  // namespace acl_sim

@@ -1,6 +1,7 @@
-"""fp16 / bf16 convs on the direct path narrow each finished region of their fp32 staging into the output themselves
-(conv_direct.cpp, narrow_out) instead of a narrowing pass after the conv: in place (rows without pads), by output
-rows (the strided stems) and through the tile buffer (junk columns), with and without packed weights.
+"""fp16 / bf16 convs write their output themselves, with no narrowing pass after them: the direct conv's kernels
+store binary16 (or narrow each finished region) in place (rows without pads), by output rows (the strided stems)
+and through the tile buffer (junk columns), with and without packed weights; Winograd widens its input plane by
+plane and stores binary16 from its output transform (row mode and tile-major mode).
 
 Each output must be exactly the fp32 conv of the same values, rounded once."""
 from __future__ import annotations
@@ -17,14 +18,23 @@ from kernel_harness import BF16, randn, run_op
 
 HALF_DTYPES = [np.float16] + ([BF16] if BF16 is not None else [])
 DIRECT_ONLY = {"ACL_SIM_CONV_DIRECT": "all", "ACL_SIM_CONV_PIXEL_MAJOR": "0", "ACL_SIM_CONV_WINOGRAD": "0"}
+WINOGRAD = {"ACL_SIM_CONV_WINOGRAD": "all"}
+PATHS = {"direct": DIRECT_ONLY, "winograd-rows": dict(WINOGRAD, ACL_SIM_WINO_TILE_MAJOR="0"),
+         "winograd-tiles": dict(WINOGRAD, ACL_SIM_WINO_TILE_MAJOR="1")}
 
-CASES = [  # X shape, W shape, attributes: each store mode of the direct conv
+DIRECT_CASES = [  # X shape, W shape, attributes: each store mode of the direct conv
     ((1, 3, 58, 58), (64, 3, 3, 3), {"strides": [2, 2]}),                   # by output rows (a stem)
     ((1, 64, 20, 20), (16, 64, 1, 1), {}),                                  # in place: no pads, stride 1
     ((2, 24, 9, 9), (40, 24, 3, 3), {"pads": [1, 1, 1, 1]}),                # tile buffer: junk columns
     ((1, 16, 30, 30), (24, 16, 3, 3), {"pads": [1, 1, 1, 1], "group": 1}),  # rows wide enough for by-rows
     ((1, 300, 7, 7), (20, 300, 1, 1), {}),                                  # K past one slice, in place
 ]
+WINOGRAD_CASES = [  # 3x3 stride 1: ragged tile edges, batches, no pads
+    ((1, 16, 27, 27), (40, 16, 3, 3), {"pads": [1, 1, 1, 1]}),
+    ((2, 8, 13, 13), (24, 8, 3, 3), {"pads": [1, 1, 1, 1]}),
+    ((1, 32, 18, 18), (16, 32, 3, 3), {}),
+]
+CASES = {"direct": DIRECT_CASES, "winograd-rows": WINOGRAD_CASES, "winograd-tiles": WINOGRAD_CASES}
 EPILOGUES = [
     (True, False, {"activation": "Relu"}),
     (True, True, {"activation": "Relu"}),
@@ -33,10 +43,10 @@ EPILOGUES = [
 ]
 
 
-def _check_cases(dtype_name: str) -> None:
+def _check_cases(dtype_name: str, path: str) -> None:
     dtype = np.float16 if dtype_name == "float16" else BF16
     rng = np.random.default_rng(7)
-    for xs, ws, attrs in CASES:
+    for xs, ws, attrs in CASES[path]:
         x, w, b = randn(rng, xs, dtype), randn(rng, ws, dtype, 0.3), randn(rng, (ws[0],), dtype)
         oh = (xs[2] + sum(attrs.get("pads", [0, 0, 0, 0])[::2]) - ws[2]) // attrs.get("strides", [1, 1])[0] + 1
         out = (xs[0], ws[0], oh, oh)
@@ -51,19 +61,22 @@ def _check_cases(dtype_name: str) -> None:
                                           err_msg=f"{xs} {ws} {at} bias={with_bias} residual={with_res}")
 
 
+@pytest.mark.parametrize("path", list(PATHS))
 @pytest.mark.parametrize("dtype", HALF_DTYPES, ids=lambda d: np.dtype(d).name)
-def test_direct_half_is_the_fp32_conv_rounded_once(dtype, monkeypatch):
-    for k, v in DIRECT_ONLY.items():
+def test_half_is_the_fp32_conv_rounded_once(dtype, path, monkeypatch):
+    for k, v in PATHS[path].items():
         monkeypatch.setenv(k, v)
-    _check_cases(np.dtype(dtype).name)
+    _check_cases(np.dtype(dtype).name, path)
 
 
+@pytest.mark.parametrize("path", list(PATHS))
 @pytest.mark.parametrize("isa", ["avx2", "scalar"])
-def test_direct_half_on_other_isas(isa):
-    run_check_in_child("test_fp16_direct", "_check_cases('float16')", ACL_SIM_KERNEL_ISA=isa, **DIRECT_ONLY)
+def test_half_on_other_isas(isa, path):
+    run_check_in_child("test_fp16_conv_paths", f"_check_cases('float16', {path!r})", ACL_SIM_KERNEL_ISA=isa,
+                       **PATHS[path])
 
 
-@pytest.mark.parametrize("xs,ws,attrs", CASES[:3], ids=["rows", "in-place", "tile-buffer"])
+@pytest.mark.parametrize("xs,ws,attrs", DIRECT_CASES[:3], ids=["rows", "in-place", "tile-buffer"])
 def test_force_fp16_model_on_packed_weights_is_the_fp32_model_rounded_once(xs, ws, attrs, tmp_path, monkeypatch):
     # In a loaded model the direct conv reads its weights packed (conv_direct_packed.h). With every value already
     # an fp16 one, the force_fp16 model computes the fp32 model's conv and rounds its output once.
