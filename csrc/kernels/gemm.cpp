@@ -184,16 +184,19 @@ void sweep_slice(const GemmJob& job, const SliceGeom& sg, int64_t m0, int64_t mc
   const bool accumulate = k0 > 0 || job.beta != 0.f;
   const GemmEpilogue& gep = *job.ep;
   // Row bias and Relu go into the kernel's stores; anything else takes the pass over the finished rows.
-  const bool in_kernel = last_slice && has_epilogue(gep) && !gep.col_bias && !gep.residual && !gep.residual_half &&
-                         (gep.act.none() || gep.act.plain_relu());
+  // A binary16 residual too when the output is binary16 (TileEpilogue::residual_half).
+  const bool fp16_out = gep.out_half && !gep.half_is_bf16;
+  const bool in_kernel = last_slice && has_epilogue(gep) && !gep.col_bias && !gep.residual &&
+                         (!gep.residual_half || fp16_out) && (gep.act.none() || gep.act.plain_relu());
   const bool epilogue = !in_kernel && has_epilogue(gep);
   // An fp16 output with no epilogue pass left: the kernels store binary16 themselves (TileEpilogue::out_half);
   // bf16, and values the pass still has to see, take narrow_rows after it.
-  const bool half_in_kernel = last_slice && gep.out_half && !gep.half_is_bf16 && !epilogue;
+  const bool half_in_kernel = last_slice && fp16_out && !epilogue;
   TileEpilogue te;
   te.relu = in_kernel && !gep.act.none();
   if (half_in_kernel) {
     te.out_half = gep.out_half;
+    te.residual_half = gep.residual_half;
     te.c_origin = job.C;
   }
   const bool strip_ep = in_kernel || half_in_kernel;

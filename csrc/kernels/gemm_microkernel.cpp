@@ -27,6 +27,11 @@ inline uint16_t* half_row(const TileEpilogue* ep, const float* row) {
   return ep && ep->out_half ? ep->out_half + (row - ep->c_origin) : nullptr;
 }
 
+/** The binary16 residual of a row of the tile, or null (TileEpilogue::residual_half). */
+inline const uint16_t* residual_row(const TileEpilogue* ep, const float* row) {
+  return ep && ep->residual_half ? ep->residual_half + (row - ep->c_origin) : nullptr;
+}
+
 #if defined(__x86_64__)
 // A read in place is mr streams of one row each, too short for the hardware prefetcher to ramp up on (a 1x1
 // conv's 1 KiB rows, Winograd's U rows), and in a model it comes from memory on every run: on a panel's first
@@ -196,10 +201,12 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
       if (i >= m_valid) break;
       float* row = c + i * ldc;
       uint16_t* hrow = half_row(ep, row);
+      const uint16_t* rrow = residual_row(ep, row);
 #pragma GCC unroll 4
       for (int j = 0; j < NV; ++j) {
         __m512 v = acc[i][j];
         if (accumulate) v = _mm512_add_ps(v, _mm512_loadu_ps(row + j * W));
+        if (rrow) v = _mm512_add_ps(v, V16::load_half(rrow + j * W));
         if (ep) v = tile_epilogue<V16>(v, ep, i);
         if (hrow)
           _mm256_storeu_si256(reinterpret_cast<__m256i*>(hrow + j * W),
@@ -215,6 +222,7 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
     if (i >= m_valid) break;
     float* row = c + i * ldc;
     uint16_t* hrow = half_row(ep, row);
+    const uint16_t* rrow = residual_row(ep, row);
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
       int n = n_valid - j * W;
@@ -222,6 +230,7 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
       __mmask16 m = n >= W ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << n) - 1u);
       __m512 v = acc[i][j];
       if (accumulate) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, row + j * W));
+      if (rrow) v = _mm512_add_ps(v, _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, rrow + j * W)));
       if (ep) v = tile_epilogue<V16>(v, ep, i);
       if (hrow)
         _mm256_mask_storeu_epi16(hrow + j * W, m, _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
@@ -286,6 +295,7 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
     if (i >= m_valid) break;
     float* row = c + i * ldc;
     uint16_t* hrow = half_row(ep, row);
+    const uint16_t* rrow = residual_row(ep, row);
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
       int n = n_valid - j * W;
@@ -293,6 +303,7 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
       __m256 v = acc[i][j];
       if (n >= W) {
         if (accumulate) v = _mm256_add_ps(v, _mm256_loadu_ps(row + j * W));
+        if (rrow) v = _mm256_add_ps(v, V8::load_half(rrow + j * W));
         if (ep) v = tile_epilogue<V8>(v, ep, i);
         if (hrow)
           _mm_storeu_si128(reinterpret_cast<__m128i*>(hrow + j * W), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
@@ -301,6 +312,11 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
       } else {
         __m256i m = V8::mask(n);
         if (accumulate) v = _mm256_add_ps(v, _mm256_maskload_ps(row + j * W, m));
+        if (rrow) {
+          alignas(16) uint16_t r[W] = {};
+          std::memcpy(r, rrow + j * W, static_cast<size_t>(n) * sizeof(uint16_t));
+          v = _mm256_add_ps(v, V8::load_half(r));
+        }
         if (ep) v = tile_epilogue<V8>(v, ep, i);
         if (hrow) {
           alignas(16) uint16_t h[W];
@@ -368,7 +384,9 @@ __attribute__((always_inline)) inline void column_body(int64_t kc, const float* 
     }
   }
   for (int i = 0; i < m_valid; ++i) {
-    const float v = tile_epilogue_scalar(accumulate ? c[i * ldc] + sum[i] : sum[i], ep, i);
+    float v = accumulate ? c[i * ldc] + sum[i] : sum[i];
+    if (const uint16_t* r = residual_row(ep, c + i * ldc)) v += half_to_float(*r);
+    v = tile_epilogue_scalar(v, ep, i);
     if (uint16_t* h = half_row(ep, c + i * ldc)) *h = float_to_half(v);
     else c[i * ldc] = v;
   }
@@ -457,8 +475,11 @@ void kernel_scalar(int64_t kc, const float* a, int64_t lda, const float* b, floa
   for (int i = 0; i < m_valid; ++i) {
     float* row = c + i * ldc;
     uint16_t* hrow = half_row(ep, row);
+    const uint16_t* rrow = residual_row(ep, row);
     for (int j = 0; j < n_valid; ++j) {
-      const float v = tile_epilogue_scalar(accumulate ? row[j] + acc[i][j] : acc[i][j], ep, i);
+      float v = accumulate ? row[j] + acc[i][j] : acc[i][j];
+      if (rrow) v += half_to_float(rrow[j]);
+      v = tile_epilogue_scalar(v, ep, i);
       if (hrow) hrow[j] = float_to_half(v);
       else row[j] = v;
     }

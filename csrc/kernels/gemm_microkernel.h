@@ -28,6 +28,9 @@ struct TileEpilogue {
   // conv over 16 channels spent 40% of its kernel time narrowing finished rows).
   uint16_t* out_half = nullptr;
   const float* c_origin = nullptr;
+  // Non-null (with out_half): a binary16 residual at residual_half + (c - c_origin), added before the bias and Relu
+  // (it may be out_half itself: each element is read before its own result overwrites it).
+  const uint16_t* residual_half = nullptr;
 };
 
 /**
