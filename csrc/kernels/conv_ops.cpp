@@ -215,15 +215,15 @@ void run_conv(OpContext& ctx) {
   const bool pixel_major =
       pm_mode == DirectMode::kAll ||
       (pm_mode != DirectMode::kOff && (cached || g.out_size() >= 1024) && pixel_major_conv_applies(g, cg, mg, false));
-  // fp16 / bf16 pointwise convs over 128..512 channels (or into more than 16) without a residual go to the GEMM,
-  // which reads X as it lies and stores fp16 from its kernels, where the direct conv widens X and narrows Y in
-  // passes of their own. Stop 42, in-model A/B on Zen 4 (AVX-512, force_fp16, bench_node_ab.py, 40 pairs): the
-  // 1x1 convs of squeezenet that the fp32 rule sends to the direct conv took 0.69-0.96x the time on the GEMM (0.89x
-  // summed, the model 0.95x), but for 64 -> 16 at 55x55 (1.33x: the GEMM packs all of X for 16 rows of FMAs; 128 ->
-  // 16 was even). In light_resnet50 the direct conv kept its lead (the GEMM 1.1-1.33x) on residuals at 7x7 and
-  // 14x14, read and narrowed in a pass after the GEMM's kernels, and on 2048 -> 512 at 7x7.
-  const bool half_pointwise_on_gemm = tx.dtype != ACL_FLOAT && pointwise && !has_residual && K <= 512 &&
-                                      (mg > 16 || K >= 128) && mode != DirectMode::kAll;
+  // fp16 / bf16 pointwise convs over 128..512 channels (or into more than 16) go to the GEMM, which reads X as it
+  // lies and stores fp16 from its kernels, where the direct conv widens X in a pass of its own. Stop 42, in-model
+  // A/B on Zen 4 (AVX-512, force_fp16, bench_node_ab.py, 30-40 pairs): the 1x1 convs of squeezenet that the fp32
+  // rule sends to the direct conv took 0.69-0.96x the time on the GEMM (0.89x summed, the model 0.95x), but for
+  // 64 -> 16 at 55x55 (1.33x: the GEMM packs all of X for 16 rows of FMAs; 128 -> 16 was even). light_resnet50's
+  // residual 1x1 convs (the residual added in the GEMM's kernels) took 0.96-0.98x on the GEMM at 14x14 but
+  // 1.19-1.27x at 7x7, which stay direct, as 2048 -> 512 at 7x7 (1.10-1.14x) does.
+  const bool half_pointwise_on_gemm = tx.dtype != ACL_FLOAT && pointwise && (!has_residual || P >= 196) &&
+                                      K <= 512 && (mg > 16 || K >= 128) && mode != DirectMode::kAll;
   const bool direct = !pixel_major && cg > 0 && mode != DirectMode::kOff && !half_pointwise_on_gemm &&
                       direct_conv_applies(g, cg, mg, mode == DirectMode::kAll);
   // The pixel-major path's weight panels, every group's: once per loaded model, else per call.
