@@ -1,7 +1,8 @@
 """fp16 / bf16 convs write their output themselves, with no narrowing pass after them: the direct conv's kernels
 store binary16 (or narrow each finished region) in place (rows without pads), by output rows (the strided stems)
 and through the tile buffer (junk columns), with and without packed weights; Winograd widens its input plane by
-plane and stores binary16 from its output transform (row mode and tile-major mode).
+plane and stores binary16 from its output transform (row mode and tile-major mode); the im2col GEMM stores
+binary16 (and reads the residual as binary16) from its micro-kernels.
 
 Each output must be exactly the fp32 conv of the same values, rounded once."""
 from __future__ import annotations
@@ -13,14 +14,14 @@ from onnx import helper
 from acl_sim._core import testing_model
 from acl_sim.compiler import compile_model
 from atc_util import make_model
-from conftest import run_check_in_child
+from conftest import ON_IM2COL, run_check_in_child
 from kernel_harness import BF16, randn, run_op
 
 HALF_DTYPES = [np.float16] + ([BF16] if BF16 is not None else [])
 DIRECT_ONLY = {"ACL_SIM_CONV_DIRECT": "all", "ACL_SIM_CONV_PIXEL_MAJOR": "0", "ACL_SIM_CONV_WINOGRAD": "0"}
 WINOGRAD = {"ACL_SIM_CONV_WINOGRAD": "all"}
 PATHS = {"direct": DIRECT_ONLY, "winograd-rows": dict(WINOGRAD, ACL_SIM_WINO_TILE_MAJOR="0"),
-         "winograd-tiles": dict(WINOGRAD, ACL_SIM_WINO_TILE_MAJOR="1")}
+         "winograd-tiles": dict(WINOGRAD, ACL_SIM_WINO_TILE_MAJOR="1"), "im2col": ON_IM2COL}
 
 DIRECT_CASES = [  # X shape, W shape, attributes: each store mode of the direct conv
     ((1, 3, 58, 58), (64, 3, 3, 3), {"strides": [2, 2]}),                   # by output rows (a stem)
@@ -34,7 +35,13 @@ WINOGRAD_CASES = [  # 3x3 stride 1: ragged tile edges, batches, no pads
     ((2, 8, 13, 13), (24, 8, 3, 3), {"pads": [1, 1, 1, 1]}),
     ((1, 32, 18, 18), (16, 32, 3, 3), {}),
 ]
-CASES = {"direct": DIRECT_CASES, "winograd-rows": WINOGRAD_CASES, "winograd-tiles": WINOGRAD_CASES}
+IM2COL_CASES = [  # windowed or strided convs on the GEMM: X widened, Y and the residual read and written as they lie
+    ((1, 24, 9, 9), (40, 24, 3, 3), {"pads": [1, 1, 1, 1]}),
+    ((1, 64, 14, 14), (72, 64, 1, 1), {"strides": [2, 2]}),           # 1x1/2: 49 columns, a one-column tail
+    ((2, 16, 15, 15), (24, 16, 3, 3), {"strides": [2, 2], "pads": [1, 1, 1, 1]}),  # phase planes
+]
+CASES = {"direct": DIRECT_CASES, "winograd-rows": WINOGRAD_CASES, "winograd-tiles": WINOGRAD_CASES,
+         "im2col": IM2COL_CASES}
 EPILOGUES = [
     (True, False, {"activation": "Relu"}),
     (True, True, {"activation": "Relu"}),

@@ -294,7 +294,10 @@ void run_conv(OpContext& ctx) {
   const bool half_gemm = tx.dtype != ACL_FLOAT && on_gemm && pointwise;
   // The direct conv narrows each finished region of its fp32 staging into an fp16 / bf16 output itself.
   const bool half_direct = tx.dtype != ACL_FLOAT && direct;
-  if (!half_gemm) widen_inputs();
+  // The im2col GEMM reads a widened X, but its residual and output as they lie (GemmEpilogue's half fields).
+  const bool half_im2col = tx.dtype != ACL_FLOAT && on_gemm && !pointwise;
+  if (half_im2col) X = F32Input(ctx, 0);
+  else if (!half_gemm) widen_inputs();
   auto one = [&](int64_t n, int64_t gi, bool parallel) {
     const int64_t x_off = (n * C + gi * cg) * in_size, y_off = (n * M + gi * mg) * P;
     float* yg = Y.data() + y_off;
@@ -312,11 +315,16 @@ void run_conv(OpContext& ctx) {
       return;
     }
     const float* xg = X.data() + x_off;
-    ep.residual = has_residual ? R.data() + y_off : nullptr;
+    ep.residual = has_residual && !half_im2col ? R.data() + y_off : nullptr;
     // The residual in the output buffer (in place): the GEMM accumulates onto it (beta 1).
     GemmEpilogue gemm_ep = ep;
     const float beta = ep.residual == yg ? 1.f : 0.f;
     if (beta != 0.f) gemm_ep.residual = nullptr;
+    if (half_im2col) {
+      gemm_ep.out_half = static_cast<uint16_t*>(ctx.outputs[0].data) + y_off;
+      gemm_ep.residual_half = has_residual ? static_cast<const uint16_t*>(ctx.inputs[3].data) + y_off : nullptr;
+      gemm_ep.half_is_bf16 = tx.dtype == ACL_BF16;
+    }
     if (pixel_major) {
       pixel_major_conv_f32(xg, cg, g, pm_w + gi * pm_size, mg, yg, ep, parallel);
     } else if (direct) {
@@ -353,7 +361,7 @@ void run_conv(OpContext& ctx) {
     for (int64_t n = 0; n < N; ++n)
       for (int64_t gi = 0; gi < group; ++gi) one(n, gi, true);
   }
-  if (!half_gemm && !half_direct) Y.commit();
+  if (!half_gemm && !half_direct && !half_im2col) Y.commit();
 }
 
 }  // namespace
