@@ -17,6 +17,10 @@ template <class S, class D>
 inline void cast_block(const S* s, D* d, int64_t n) {
   if constexpr (std::is_same_v<S, D>) {
     std::memcpy(d, s, static_cast<size_t>(n) * sizeof(S));
+  } else if constexpr (cast_detail::is_f16ish_v<S> && std::is_same_v<D, float>) {
+    widen(s, d, static_cast<size_t>(n));  // a model's fp16 boundary casts: no staging tile
+  } else if constexpr (std::is_same_v<S, float> && cast_detail::is_f16ish_v<D>) {
+    narrow(s, d, static_cast<size_t>(n));
   } else if constexpr (cast_detail::is_f16ish_v<S>) {
     constexpr int64_t kTile = 1024;
     float buf[kTile];
