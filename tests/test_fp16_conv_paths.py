@@ -2,7 +2,8 @@
 store binary16 (or narrow each finished region) in place (rows without pads), by output rows (the strided stems)
 and through the tile buffer (junk columns), with and without packed weights; Winograd widens its input plane by
 plane and stores binary16 from its output transform (row mode and tile-major mode); the im2col GEMM stores
-binary16 (and reads the residual as binary16) from its micro-kernels.
+binary16 (and reads the residual as binary16) from its micro-kernels; the pixel-major conv stores binary16 from its
+transposed tile store.
 
 Each output must be exactly the fp32 conv of the same values, rounded once."""
 from __future__ import annotations
@@ -21,7 +22,8 @@ HALF_DTYPES = [np.float16] + ([BF16] if BF16 is not None else [])
 DIRECT_ONLY = {"ACL_SIM_CONV_DIRECT": "all", "ACL_SIM_CONV_PIXEL_MAJOR": "0", "ACL_SIM_CONV_WINOGRAD": "0"}
 WINOGRAD = {"ACL_SIM_CONV_WINOGRAD": "all"}
 PATHS = {"direct": DIRECT_ONLY, "winograd-rows": dict(WINOGRAD, ACL_SIM_WINO_TILE_MAJOR="0"),
-         "winograd-tiles": dict(WINOGRAD, ACL_SIM_WINO_TILE_MAJOR="1"), "im2col": ON_IM2COL}
+         "winograd-tiles": dict(WINOGRAD, ACL_SIM_WINO_TILE_MAJOR="1"), "im2col": ON_IM2COL,
+         "pixel-major": {"ACL_SIM_CONV_PIXEL_MAJOR": "all", "ACL_SIM_CONV_WINOGRAD": "0"}}
 
 DIRECT_CASES = [  # X shape, W shape, attributes: each store mode of the direct conv
     ((1, 3, 58, 58), (64, 3, 3, 3), {"strides": [2, 2]}),                   # by output rows (a stem)
@@ -40,8 +42,13 @@ IM2COL_CASES = [  # windowed or strided convs on the GEMM: X widened, Y and the 
     ((1, 64, 14, 14), (72, 64, 1, 1), {"strides": [2, 2]}),           # 1x1/2: 49 columns, a one-column tail
     ((2, 16, 15, 15), (24, 16, 3, 3), {"strides": [2, 2], "pads": [1, 1, 1, 1]}),  # phase planes
 ]
+PIXEL_MAJOR_CASES = [  # pixel tiles of 14 (AVX-512) / 6 (AVX2), ragged; channels past one 32- or 16-wide panel
+    ((1, 32, 14, 14), (40, 32, 3, 3), {"pads": [1, 1, 1, 1]}),
+    ((1, 3, 31, 31), (36, 3, 7, 7), {"strides": [2, 2], "pads": [3, 3, 3, 3]}),
+    ((2, 64, 7, 7), (20, 64, 1, 1), {}),
+]
 CASES = {"direct": DIRECT_CASES, "winograd-rows": WINOGRAD_CASES, "winograd-tiles": WINOGRAD_CASES,
-         "im2col": IM2COL_CASES}
+         "im2col": IM2COL_CASES, "pixel-major": PIXEL_MAJOR_CASES}
 EPILOGUES = [
     (True, False, {"activation": "Relu"}),
     (True, True, {"activation": "Relu"}),

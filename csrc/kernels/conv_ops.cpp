@@ -292,8 +292,8 @@ void run_conv(OpContext& ctx) {
   // into the output (HalfRowsPanelSource, GemmEpilogue::out_half), without a widening pass before it and a
   // narrowing pass after it.
   const bool half_gemm = tx.dtype != ACL_FLOAT && on_gemm && pointwise;
-  // The direct conv narrows each finished region of its fp32 staging into an fp16 / bf16 output itself.
-  const bool half_direct = tx.dtype != ACL_FLOAT && direct;
+  // The direct and pixel-major convs write an fp16 / bf16 output themselves.
+  const bool half_direct = tx.dtype != ACL_FLOAT && (direct || pixel_major);
   // The im2col GEMM reads a widened X, but its residual and output as they lie (GemmEpilogue's half fields).
   const bool half_im2col = tx.dtype != ACL_FLOAT && on_gemm && !pointwise;
   if (half_im2col) X = F32Input(ctx, 0);
@@ -325,13 +325,13 @@ void run_conv(OpContext& ctx) {
       gemm_ep.residual_half = has_residual ? static_cast<const uint16_t*>(ctx.inputs[3].data) + y_off : nullptr;
       gemm_ep.half_is_bf16 = tx.dtype == ACL_BF16;
     }
+    if (half_direct) {
+      ep.out_half = static_cast<uint16_t*>(ctx.outputs[0].data) + y_off;
+      ep.half_is_bf16 = tx.dtype == ACL_BF16;
+    }
     if (pixel_major) {
       pixel_major_conv_f32(xg, cg, g, pm_w + gi * pm_size, mg, yg, ep, parallel);
     } else if (direct) {
-      if (half_direct) {
-        ep.out_half = static_cast<uint16_t*>(ctx.outputs[0].data) + y_off;
-        ep.half_is_bf16 = tx.dtype == ACL_BF16;
-      }
       direct_conv_f32(xg, cg, g, a.data, mg, yg, ep, parallel, dp_w ? dp_w + gi * dp_size : nullptr);
     } else if (pointwise && ga_w) {
       gemm_f32_packed_a(mg, P, K, ga_w + gi * ga_size, MatrixPanelSource(MatrixRef{xg, in_size, 1}), beta, yg, P,

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <utility>
 
+#include "common/fp16.h"
 #include "executor/thread_pool.h"
 #include "kernels/conv_direct_input.h"
 #include "kernels/cpu_features.h"
@@ -95,22 +96,31 @@ struct ChannelStore {
   int len;
   bool relu, in_regs;  // plain Relu; whether the activation is done in registers (none or plain Relu)
   const Activation* act;
-  explicit ChannelStore(int64_t n, const Activation& a)
-      : len(static_cast<int>(n)), relu(a.plain_relu()), in_regs(a.none() || a.plain_relu()), act(&a) {}
+  bool bf16;  // a half output (hd below) holds bf16, else fp16
+  explicit ChannelStore(int64_t n, const Activation& a, bool half_is_bf16)
+      : len(static_cast<int>(n)), relu(a.plain_relu()), in_regs(a.none() || a.plain_relu()), act(&a),
+        bf16(half_is_bf16) {}
 };
 
+/** hd non-null: the channel's output is binary16 (fp16 from registers; bf16 or a later activation narrowed from d). */
 template <class V>
 __attribute__((always_inline)) inline void store_channel(typename V::T v, const ChannelStore& cs, float* d,
-                                                         const float* r, const float* bias) {
+                                                         const float* r, const float* bias, uint16_t* hd) {
   if (r) v = V::add(v, V::load_n(r, cs.len));
   if (!cs.in_regs) {
     V::store_n(d, v, cs.len);
     bias_activation(d, static_cast<size_t>(cs.len), bias ? *bias : 0.f, *cs.act);
+    if (hd) float_to_half_or_bf16_n(cs.bf16, d, hd, static_cast<size_t>(cs.len));
     return;
   }
   if (bias) v = V::add(v, V::set1(*bias));
   if (cs.relu) v = V::max(v, V::zero());
+  if (hd && !cs.bf16) {
+    V::store_half_n(hd, v, cs.len);
+    return;
+  }
   V::store_n(d, v, cs.len);
+  if (hd) float_to_bf16_n(d, hd, static_cast<size_t>(cs.len));
 }
 
 /**
@@ -122,8 +132,9 @@ __attribute__((always_inline)) inline void store_channel(typename V::T v, const 
  * copy plus one epilogue call per channel took 14% of the kernel's time on a 3x3/2 conv over 128 channels.)
  */
 ACL_SIM_TARGET_AVX512 void store_tile_avx512(const float* tile, int64_t len, int64_t channels, float* dst,
-                                             const float* res, int64_t P, const float* bias, const Activation& act) {
-  const ChannelStore cs(len, act);
+                                             const float* res, int64_t P, const float* bias, const Activation& act,
+                                             uint16_t* hdst, bool bf16) {
+  const ChannelStore cs(len, act, bf16);
   const bool two_halves = len > 8;
   for (int64_t g = 0; g * 8 < channels; ++g) {
     __m256 lo[8], hi[8];
@@ -141,7 +152,8 @@ ACL_SIM_TARGET_AVX512 void store_tile_avx512(const float* tile, int64_t len, int
       const int64_t j = g * 8 + jj;
       __m512 v = _mm512_zextps256_ps512(lo[jj]);
       if (two_halves) v = _mm512_insertf32x8(v, hi[jj], 1);
-      store_channel<simd::V16>(v, cs, dst + j * P, res ? res + j * P : nullptr, bias ? bias + j : nullptr);
+      store_channel<simd::V16>(v, cs, dst + j * P, res ? res + j * P : nullptr, bias ? bias + j : nullptr,
+                               hdst ? hdst + j * P : nullptr);
     }
   }
 }
@@ -153,8 +165,9 @@ ACL_SIM_TARGET_AVX512 void store_tile_avx512(const float* tile, int64_t len, int
  * densenet121's 3x3 128->32 convs (the AVX2 pixel-major ones) 0.988x the time (stop 30, 20 pairs in the model).
  */
 ACL_SIM_TARGET_AVX2 void store_tile_avx2(const float* tile, int64_t len, int64_t channels, float* dst,
-                                         const float* res, int64_t P, const float* bias, const Activation& act) {
-  const ChannelStore cs(len, act);
+                                         const float* res, int64_t P, const float* bias, const Activation& act,
+                                         uint16_t* hdst, bool bf16) {
+  const ChannelStore cs(len, act, bf16);
   for (int64_t half = 0; half * 8 < channels; ++half) {
     __m256 r[8];
 #pragma GCC unroll 8
@@ -163,7 +176,8 @@ ACL_SIM_TARGET_AVX2 void store_tile_avx2(const float* tile, int64_t len, int64_t
     const int64_t count = std::min<int64_t>(8, channels - half * 8);
     for (int64_t jj = 0; jj < count; ++jj) {
       const int64_t j = half * 8 + jj;
-      store_channel<simd::V8>(r[jj], cs, dst + j * P, res ? res + j * P : nullptr, bias ? bias + j : nullptr);
+      store_channel<simd::V8>(r[jj], cs, dst + j * P, res ? res + j * P : nullptr, bias ? bias + j : nullptr,
+                              hdst ? hdst + j * P : nullptr);
     }
   }
 }
@@ -269,15 +283,16 @@ void sweep(const Plan& p, int64_t pb, int64_t b0, int64_t b1, float* tile) {
     }
     fn(K, p.in.xp + oh * p.in.pitch + ow0, p.in.off, wp, tile, p.in.pitch - p.in.OW);
     const int64_t q = oh * p.in.OW + ow0;
+    uint16_t* hdst = ep.out_half ? ep.out_half + m0 * p.P + q : nullptr;
 #if defined(__x86_64__)
     if (nr == 32) {
       store_tile_avx512(tile, len, channels, p.y + m0 * p.P + q, ep.residual ? ep.residual + m0 * p.P + q : nullptr,
-                        p.P, ep.row_bias ? ep.row_bias + m0 : nullptr, ep.act);
+                        p.P, ep.row_bias ? ep.row_bias + m0 : nullptr, ep.act, hdst, ep.half_is_bf16);
       continue;
     }
     if (nr == 16) {
       store_tile_avx2(tile, len, channels, p.y + m0 * p.P + q, ep.residual ? ep.residual + m0 * p.P + q : nullptr,
-                      p.P, ep.row_bias ? ep.row_bias + m0 : nullptr, ep.act);
+                      p.P, ep.row_bias ? ep.row_bias + m0 : nullptr, ep.act, hdst, ep.half_is_bf16);
       continue;
     }
 #endif
@@ -288,6 +303,7 @@ void sweep(const Plan& p, int64_t pb, int64_t b0, int64_t b1, float* tile) {
       const float* res = ep.residual ? ep.residual + m * p.P + q : nullptr;
       for (int64_t r = 0; r < len; ++r) dst[r] = res ? tile[r * nr + j] + res[r] : tile[r * nr + j];
       bias_activation(dst, static_cast<size_t>(len), ep.row_bias ? ep.row_bias[m] : 0.f, ep.act);
+      if (hdst) float_to_half_or_bf16_n(ep.half_is_bf16, dst, hdst + j * p.P, static_cast<size_t>(len));
     }
   }
 }

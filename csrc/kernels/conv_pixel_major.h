@@ -42,7 +42,8 @@ bool pixel_major_conv_applies(const SpatialGeometry& g, int64_t channels, int64_
 /**
  * As direct_conv_f32 (conv_direct.h), from weights packed by pixel_major_pack_weights: y [m_rows, out_size]
  * = act(conv(x) + ep.row_bias + ep.residual) for one image and group. Runs on the caller plus the pool
- * (only the caller when parallel is false).
+ * (only the caller when parallel is false). ep.out_half (fp16, or bf16 by ep.half_is_bf16): each stored run goes
+ * out there instead (fp16 from registers; y is then scratch for what is narrowed from it).
  */
 void pixel_major_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* packed_w,
                           int64_t m_rows, float* y, const GemmEpilogue& ep, bool parallel);

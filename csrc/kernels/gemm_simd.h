@@ -44,6 +44,11 @@ struct V16 {
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE void store_n(float* p, T v, int n) {
     _mm512_mask_storeu_ps(p, static_cast<__mmask16>((1u << n) - 1u), v);
   }
+  /** The first n lanes as binary16 (round to nearest even). */
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE void store_half_n(uint16_t* p, T v, int n) {
+    _mm256_mask_storeu_epi16(p, static_cast<__mmask16>((1u << n) - 1u),
+                             _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T add(T a, T b) { return _mm512_add_ps(a, b); }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T sub(T a, T b) { return _mm512_sub_ps(a, b); }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T mul(T a, T b) { return _mm512_mul_ps(a, b); }
@@ -104,6 +109,12 @@ struct V8 {
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE void store(float* p, T v) { _mm256_storeu_ps(p, v); }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T load_n(const float* p, int n) { return _mm256_maskload_ps(p, mask(n)); }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE void store_n(float* p, T v, int n) { _mm256_maskstore_ps(p, mask(n), v); }
+  /** The first n lanes as binary16 (round to nearest even). */
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE void store_half_n(uint16_t* p, T v, int n) {
+    alignas(16) uint16_t h[W];
+    _mm_store_si128(reinterpret_cast<__m128i*>(h), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+    for (int i = 0; i < n; ++i) p[i] = h[i];
+  }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T add(T a, T b) { return _mm256_add_ps(a, b); }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T sub(T a, T b) { return _mm256_sub_ps(a, b); }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T mul(T a, T b) { return _mm256_mul_ps(a, b); }
