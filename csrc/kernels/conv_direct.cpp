@@ -38,6 +38,75 @@ using ConvKernelFn = void (*)(int64_t kc, const float* a, int64_t lda, const flo
                               int64_t ldc, int m_valid, int n_valid, bool accumulate, const DirectStripEpilogue* ep);
 
 #if defined(__x86_64__)
+/**
+ * The last-slice store of a strip going out as binary16 (DirectStripEpilogue::half), in the kernels' order
+ * (+ residual, + bias, Relu), in a branch of its own so that the float stores compile as they did.
+ */
+template <int MR, int NV>
+ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline void store_half_avx512(const __m512 (&acc)[MR][NV],
+                                                                                  const float* c, int64_t ldc,
+                                                                                  int m_valid, int n_valid,
+                                                                                  bool accumulate,
+                                                                                  const DirectStripEpilogue* ep) {
+  constexpr int W = 16;
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) {
+    if (i >= m_valid) break;
+    const float* row = c + i * ldc;
+    const float* res = ep->residual ? ep->residual + i * ep->ldr : nullptr;
+    const __m512 bias = _mm512_set1_ps(ep->bias ? ep->bias[i] : 0.f);
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) {
+      const int n = n_valid - j * W;
+      if (n <= 0) break;
+      const __mmask16 m = n >= W ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << n) - 1u);
+      __m512 v = acc[i][j];
+      if (accumulate) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, row + j * W));
+      if (res) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, res + j * W));
+      v = _mm512_add_ps(v, bias);
+      if (ep->relu) v = _mm512_max_ps(v, _mm512_setzero_ps());
+      _mm256_mask_storeu_epi16(ep->half + i * ldc + j * W, m,
+                               _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    }
+  }
+}
+
+template <int MR, int NV>
+ACL_SIM_TARGET_AVX2 __attribute__((always_inline)) inline void store_half_avx2(const __m256 (&acc)[MR][NV],
+                                                                              const float* c, int64_t ldc,
+                                                                              int m_valid, int n_valid,
+                                                                              bool accumulate,
+                                                                              const DirectStripEpilogue* ep) {
+  constexpr int W = 8;
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) {
+    if (i >= m_valid) break;
+    const float* row = c + i * ldc;
+    const float* res = ep->residual ? ep->residual + i * ep->ldr : nullptr;
+    const __m256 bias = _mm256_set1_ps(ep->bias ? ep->bias[i] : 0.f);
+    uint16_t* hrow = ep->half + i * ldc;
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) {
+      const int n = std::min(W, n_valid - j * W);
+      if (n <= 0) break;
+      const __m256i m = simd::V8::mask(n);
+      __m256 v = acc[i][j];
+      if (accumulate) v = _mm256_add_ps(v, n == W ? _mm256_loadu_ps(row + j * W) : _mm256_maskload_ps(row + j * W, m));
+      if (res) v = _mm256_add_ps(v, n == W ? _mm256_loadu_ps(res + j * W) : _mm256_maskload_ps(res + j * W, m));
+      v = _mm256_add_ps(v, bias);
+      if (ep->relu) v = _mm256_max_ps(v, _mm256_setzero_ps());
+      const __m128i h = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT);
+      if (n == W) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(hrow + j * W), h);
+      } else {
+        alignas(16) uint16_t part[W];
+        _mm_store_si128(reinterpret_cast<__m128i*>(part), h);
+        std::memcpy(hrow + j * W, part, static_cast<size_t>(n) * sizeof(uint16_t));
+      }
+    }
+  }
+}
+
 template <int MR, int NV, bool kMasked>
 ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda, const float* b, const int64_t* off,
                                          float* c, int64_t ldc, int m_valid, int n_valid, bool accumulate,
@@ -70,13 +139,16 @@ ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda
       for (int j = 0; j < NV; ++j) acc[i][j] = _mm512_fmadd_ps(av, bv[j], acc[i][j]);
     }
   }
+  if (__builtin_expect(ep && ep->half, 0)) {
+    store_half_avx512<MR, NV>(acc, c, ldc, m_valid, n_valid, accumulate, ep);
+    return;
+  }
 #pragma GCC unroll 8
   for (int i = 0; i < MR; ++i) {
     if (i >= m_valid) break;
     float* row = c + i * ldc;
     const float* res = ep && ep->residual ? ep->residual + i * ep->ldr : nullptr;
     const __m512 bias = _mm512_set1_ps(ep && ep->bias ? ep->bias[i] : 0.f);
-    uint16_t* hrow = ep && ep->half ? ep->half + i * ldc : nullptr;
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
       __m512 v = acc[i][j];
@@ -89,17 +161,10 @@ ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda
         v = _mm512_add_ps(v, bias);
         if (ep->relu) v = _mm512_max_ps(v, _mm512_setzero_ps());
       }
-      if (hrow) {
-        const __m256i h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        if (whole)
-          _mm256_storeu_si256(reinterpret_cast<__m256i*>(hrow + j * W), h);
-        else
-          _mm256_mask_storeu_epi16(hrow + j * W, mask[j], h);
-      } else if (whole) {
+      if (whole)
         _mm512_storeu_ps(row + j * W, v);
-      } else {
+      else
         _mm512_mask_storeu_ps(row + j * W, mask[j], v);
-      }
     }
   }
 }
@@ -163,13 +228,16 @@ ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, int64_t lda, co
       for (int j = 0; j < NV; ++j) acc[i][j] = _mm256_fmadd_ps(av, bv[j], acc[i][j]);
     }
   }
+  if (__builtin_expect(ep && ep->half, 0)) {
+    store_half_avx2<MR, NV>(acc, c, ldc, m_valid, n_valid, accumulate, ep);
+    return;
+  }
 #pragma GCC unroll 8
   for (int i = 0; i < MR; ++i) {
     if (i >= m_valid) break;
     float* row = c + i * ldc;
     const float* res = ep && ep->residual ? ep->residual + i * ep->ldr : nullptr;
     const __m256 bias = _mm256_set1_ps(ep && ep->bias ? ep->bias[i] : 0.f);
-    uint16_t* hrow = ep && ep->half ? ep->half + i * ldc : nullptr;
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
       const int n = kMasked ? n_valid - j * W : W;
@@ -183,20 +251,10 @@ ACL_SIM_TARGET_AVX2 void kernel_avx2(int64_t kc, const float* a, int64_t lda, co
         v = _mm256_add_ps(v, bias);
         if (ep->relu) v = _mm256_max_ps(v, _mm256_setzero_ps());
       }
-      if (hrow) {
-        const __m128i h = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT);
-        if (whole) {
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(hrow + j * W), h);
-        } else {
-          alignas(16) uint16_t part[W];
-          _mm_store_si128(reinterpret_cast<__m128i*>(part), h);
-          std::memcpy(hrow + j * W, part, static_cast<size_t>(n) * sizeof(uint16_t));
-        }
-      } else if (whole) {
+      if (whole)
         _mm256_storeu_ps(row + j * W, v);
-      } else {
+      else
         _mm256_maskstore_ps(row + j * W, mask[j], v);
-      }
     }
   }
 }

@@ -6,6 +6,7 @@
 // one, so a ragged bottom edge never reads past the matrix.
 #include "kernels/gemm_microkernel.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/fp16.h"
@@ -101,9 +102,11 @@ __attribute__((always_inline)) inline void prefetch_ahead(const float* const (&r
  * (from->half_src), widened as it is read (MicroKernelSet::packing_half).
  */
 struct BRow {
-  const float* src = nullptr;
+  union {  // two pointers' worth would make the struct too large for registers: the float kernels slowed
+    const float* src = nullptr;
+    const uint16_t* half_src;  // the source as binary16 instead (kHalf), widened as it is read
+  };
   int64_t ldb = 0;
-  const uint16_t* half_src = nullptr;  // the source as binary16 instead (kHalf), widened as it is read
 };
 
 /** One k step of an MR x NV-vector tile: NV vectors of the B strip against MR broadcast A values. */
@@ -168,6 +171,73 @@ __attribute__((always_inline)) inline typename V::T tile_epilogue(typename V::T 
   return v;
 }
 
+/**
+ * The last-slice store of a tile going out as binary16 (TileEpilogue::out_half, residual_half added first), in a
+ * branch of its own: with the binary16 choice made per stored vector inside the float stores, GCC unswitched them
+ * and the AVX2 kernel's code doubled.
+ */
+template <int MR, int NV>
+ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline void store_half_avx512(const __m512 (&acc)[MR][NV], float* c,
+                                                                                  int64_t ldc, int m_valid,
+                                                                                  int n_valid, bool accumulate,
+                                                                                  const TileEpilogue* ep) {
+  constexpr int W = 16;
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) {
+    if (i >= m_valid) break;
+    const float* row = c + i * ldc;
+    uint16_t* hrow = half_row(ep, row);
+    const uint16_t* rrow = residual_row(ep, row);
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) {
+      const int n = n_valid - j * W;
+      if (n <= 0) break;
+      const __mmask16 m = n >= W ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << n) - 1u);
+      __m512 v = acc[i][j];
+      if (accumulate) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, row + j * W));
+      if (rrow) v = _mm512_add_ps(v, _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, rrow + j * W)));
+      v = tile_epilogue<V16>(v, ep, i);
+      _mm256_mask_storeu_epi16(hrow + j * W, m, _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    }
+  }
+}
+
+template <int MR, int NV>
+ACL_SIM_TARGET_AVX2 __attribute__((always_inline)) inline void store_half_avx2(const __m256 (&acc)[MR][NV], float* c,
+                                                                              int64_t ldc, int m_valid, int n_valid,
+                                                                              bool accumulate, const TileEpilogue* ep) {
+  constexpr int W = 8;
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) {
+    if (i >= m_valid) break;
+    const float* row = c + i * ldc;
+    uint16_t* hrow = half_row(ep, row);
+    const uint16_t* rrow = residual_row(ep, row);
+#pragma GCC unroll 4
+    for (int j = 0; j < NV; ++j) {
+      const int n = n_valid - j * W;
+      if (n <= 0) break;
+      __m256 v = acc[i][j];
+      if (n >= W) {
+        if (accumulate) v = _mm256_add_ps(v, _mm256_loadu_ps(row + j * W));
+        if (rrow) v = _mm256_add_ps(v, V8::load_half(rrow + j * W));
+        v = tile_epilogue<V8>(v, ep, i);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(hrow + j * W), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+        continue;
+      }
+      alignas(16) uint16_t part[W] = {};
+      if (accumulate) v = _mm256_add_ps(v, _mm256_maskload_ps(row + j * W, V8::mask(n)));
+      if (rrow) {
+        std::memcpy(part, rrow + j * W, static_cast<size_t>(n) * sizeof(uint16_t));
+        v = _mm256_add_ps(v, V8::load_half(part));
+      }
+      v = tile_epilogue<V8>(v, ep, i);
+      _mm_store_si128(reinterpret_cast<__m128i*>(part), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+      std::memcpy(hrow + j * W, part, static_cast<size_t>(n) * sizeof(uint16_t));
+    }
+  }
+}
+
 // The body is a macro-free template per ISA: GCC needs the target attribute on
 // the function that holds the intrinsics, and a template cannot vary it by V.
 template <int MR, int NV, bool kDirect, bool kPack = false, bool kHalf = false>
@@ -195,24 +265,22 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
 #pragma GCC unroll 2
   for (; k < kc; ++k) step<V16, MR, NV, kDirect, kPack, kHalf>(acc, rows, b, k, &from);
 
+  if (__builtin_expect(ep && ep->out_half, 0)) {
+    store_half_avx512<MR, NV>(acc, c, ldc, m_valid, n_valid, accumulate, ep);
+    return;
+  }
+
   if (n_valid == NV * W) {
 #pragma GCC unroll 8
     for (int i = 0; i < MR; ++i) {
       if (i >= m_valid) break;
       float* row = c + i * ldc;
-      uint16_t* hrow = half_row(ep, row);
-      const uint16_t* rrow = residual_row(ep, row);
 #pragma GCC unroll 4
       for (int j = 0; j < NV; ++j) {
         __m512 v = acc[i][j];
         if (accumulate) v = _mm512_add_ps(v, _mm512_loadu_ps(row + j * W));
-        if (rrow) v = _mm512_add_ps(v, V16::load_half(rrow + j * W));
         if (ep) v = tile_epilogue<V16>(v, ep, i);
-        if (hrow)
-          _mm256_storeu_si256(reinterpret_cast<__m256i*>(hrow + j * W),
-                              _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-        else
-          _mm512_storeu_ps(row + j * W, v);
+        _mm512_storeu_ps(row + j * W, v);
       }
     }
     return;
@@ -221,8 +289,6 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
   for (int i = 0; i < MR; ++i) {
     if (i >= m_valid) break;
     float* row = c + i * ldc;
-    uint16_t* hrow = half_row(ep, row);
-    const uint16_t* rrow = residual_row(ep, row);
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
       int n = n_valid - j * W;
@@ -230,12 +296,8 @@ ACL_SIM_TARGET_AVX512 void body_avx512(int64_t kc, const float* a, int64_t lda, 
       __mmask16 m = n >= W ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << n) - 1u);
       __m512 v = acc[i][j];
       if (accumulate) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, row + j * W));
-      if (rrow) v = _mm512_add_ps(v, _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, rrow + j * W)));
       if (ep) v = tile_epilogue<V16>(v, ep, i);
-      if (hrow)
-        _mm256_mask_storeu_epi16(hrow + j * W, m, _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-      else
-        _mm512_mask_storeu_ps(row + j * W, m, v);
+      _mm512_mask_storeu_ps(row + j * W, m, v);
     }
   }
 }
@@ -290,12 +352,14 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
 #pragma GCC unroll 4
       for (int j = 0; j < NV; ++j) acc[i][j] = _mm256_add_ps(acc[i][j], acc2[i][j]);
   }
+  if (__builtin_expect(ep && ep->out_half, 0)) {
+    store_half_avx2<MR, NV>(acc, c, ldc, m_valid, n_valid, accumulate, ep);
+    return;
+  }
 #pragma GCC unroll 8
   for (int i = 0; i < MR; ++i) {
     if (i >= m_valid) break;
     float* row = c + i * ldc;
-    uint16_t* hrow = half_row(ep, row);
-    const uint16_t* rrow = residual_row(ep, row);
 #pragma GCC unroll 4
     for (int j = 0; j < NV; ++j) {
       int n = n_valid - j * W;
@@ -303,28 +367,13 @@ ACL_SIM_TARGET_AVX2 void body_avx2(int64_t kc, const float* a, int64_t lda, cons
       __m256 v = acc[i][j];
       if (n >= W) {
         if (accumulate) v = _mm256_add_ps(v, _mm256_loadu_ps(row + j * W));
-        if (rrow) v = _mm256_add_ps(v, V8::load_half(rrow + j * W));
         if (ep) v = tile_epilogue<V8>(v, ep, i);
-        if (hrow)
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(hrow + j * W), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
-        else
-          _mm256_storeu_ps(row + j * W, v);
+        _mm256_storeu_ps(row + j * W, v);
       } else {
         __m256i m = V8::mask(n);
         if (accumulate) v = _mm256_add_ps(v, _mm256_maskload_ps(row + j * W, m));
-        if (rrow) {
-          alignas(16) uint16_t r[W] = {};
-          std::memcpy(r, rrow + j * W, static_cast<size_t>(n) * sizeof(uint16_t));
-          v = _mm256_add_ps(v, V8::load_half(r));
-        }
         if (ep) v = tile_epilogue<V8>(v, ep, i);
-        if (hrow) {
-          alignas(16) uint16_t h[W];
-          _mm_store_si128(reinterpret_cast<__m128i*>(h), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
-          std::memcpy(hrow + j * W, h, static_cast<size_t>(n) * sizeof(uint16_t));
-        } else {
-          _mm256_maskstore_ps(row + j * W, m, v);
-        }
+        _mm256_maskstore_ps(row + j * W, m, v);
       }
     }
   }
