@@ -70,14 +70,10 @@ ACL_SIM_TARGET_AVX2 __attribute__((always_inline)) inline void store_half_avx2(c
       if (res) v = _mm256_add_ps(v, n == W ? _mm256_loadu_ps(res + j * W) : _mm256_maskload_ps(res + j * W, m));
       v = _mm256_add_ps(v, bias);
       if (ep->relu) v = _mm256_max_ps(v, _mm256_setzero_ps());
-      const __m128i h = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT);
-      if (n == W) {
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(hrow + j * W), h);
-      } else {
-        alignas(16) uint16_t part[W];
-        _mm_store_si128(reinterpret_cast<__m128i*>(part), h);
-        std::memcpy(hrow + j * W, part, static_cast<size_t>(n) * sizeof(uint16_t));
-      }
+      if (n == W)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(hrow + j * W), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+      else
+        simd::V8::store_half_n(hrow + j * W, v, n);
     }
   }
 }

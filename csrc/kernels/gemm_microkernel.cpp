@@ -231,9 +231,7 @@ ACL_SIM_TARGET_AVX2 __attribute__((always_inline)) inline void store_half_avx2(c
         std::memcpy(part, rrow + j * W, static_cast<size_t>(n) * sizeof(uint16_t));
         v = _mm256_add_ps(v, V8::load_half(part));
       }
-      v = tile_epilogue<V8>(v, ep, i);
-      _mm_store_si128(reinterpret_cast<__m128i*>(part), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
-      std::memcpy(hrow + j * W, part, static_cast<size_t>(n) * sizeof(uint16_t));
+      V8::store_half_n(hrow + j * W, tile_epilogue<V8>(v, ep, i), n);
     }
   }
 }
