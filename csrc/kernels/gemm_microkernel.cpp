@@ -6,7 +6,6 @@
 // one, so a ragged bottom edge never reads past the matrix.
 #include "kernels/gemm_microkernel.h"
 
-#include <algorithm>
 #include <cstring>
 
 #include "common/fp16.h"
