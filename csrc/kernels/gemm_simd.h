@@ -32,6 +32,10 @@ struct V16 {
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T load_half(const uint16_t* p) {
     return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
   }
+  /** The binary16 p[0, n) widened; the other lanes read as 0. */
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T load_half_n(const uint16_t* p, int n) {
+    return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(static_cast<__mmask16>((1u << n) - 1u), p));
+  }
   /** p[0] in the low half of the lanes, p[1] in the high half. */
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE T halves(const float* p) {
     return _mm512_mask_broadcastss_ps(_mm512_set1_ps(p[0]), 0xff00, _mm_load_ss(p + 1));
@@ -43,6 +47,10 @@ struct V16 {
   }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE void store_n(float* p, T v, int n) {
     _mm512_mask_storeu_ps(p, static_cast<__mmask16>((1u << n) - 1u), v);
+  }
+  /** All lanes as binary16 (round to nearest even). */
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE void store_half(uint16_t* p, T v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
   }
   /** The first n lanes as binary16 (round to nearest even). */
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE void store_half_n(uint16_t* p, T v, int n) {
@@ -102,6 +110,12 @@ struct V8 {
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T load_half(const uint16_t* p) {
     return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
   }
+  /** The binary16 p[0, n) widened; the other lanes read as 0 (AVX2 has no 16-bit masked load). */
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T load_half_n(const uint16_t* p, int n) {
+    alignas(16) uint16_t h[W] = {};
+    for (int i = 0; i < n; ++i) h[i] = p[i];
+    return _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(h)));
+  }
   /** p[0] in the low half of the lanes, p[1] in the high half. */
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T halves(const float* p) {
     return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_broadcast_ss(p)), _mm_broadcast_ss(p + 1), 1);
@@ -109,6 +123,10 @@ struct V8 {
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE void store(float* p, T v) { _mm256_storeu_ps(p, v); }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE T load_n(const float* p, int n) { return _mm256_maskload_ps(p, mask(n)); }
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE void store_n(float* p, T v, int n) { _mm256_maskstore_ps(p, mask(n), v); }
+  /** All lanes as binary16 (round to nearest even). */
+  ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE void store_half(uint16_t* p, T v) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+  }
   /** The first n lanes as binary16 (round to nearest even). */
   ACL_SIM_TARGET_AVX2 static ACL_SIM_INLINE void store_half_n(uint16_t* p, T v, int n) {
     alignas(16) uint16_t h[W];

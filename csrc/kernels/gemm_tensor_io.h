@@ -81,15 +81,23 @@ float* plane_task_output(size_t n);
  * took 0.75x the time staged this way; stop 42, in-model A/B, Zen 4, 40 pairs).
  */
 constexpr int64_t kPlaneStageValues = 4096;
+/** One parallel region over planes [0, planes), `per_task` a pool index: fn(first, last) per task. */
+template <class Fn>
+void for_each_plane_task(int64_t planes, int64_t per_task, Fn&& fn) {
+  const int64_t tasks = (planes + per_task - 1) / per_task;
+  ThreadPool::instance().parallel_for(static_cast<size_t>(tasks), [&](size_t t) {
+    const int64_t first = static_cast<int64_t>(t) * per_task;
+    fn(first, std::min(planes, first + per_task));
+  });
+}
+
 template <class Fn>
 void for_each_plane_range(const OpContext& ctx, int64_t planes, int64_t per_task, int64_t in_size, int64_t out_size,
                           Fn&& fn) {
   const TensorView& tx = ctx.inputs[0];
   const TensorView& ty = ctx.outputs[0];
   const int dtype = tx.dtype;
-  const int64_t tasks = (planes + per_task - 1) / per_task;
-  ThreadPool::instance().parallel_for(static_cast<size_t>(tasks), [&](size_t t) {
-    const int64_t first = static_cast<int64_t>(t) * per_task, last = std::min(planes, first + per_task);
+  for_each_plane_task(planes, per_task, [&](int64_t first, int64_t last) {
     if (dtype == ACL_FLOAT) {
       fn(static_cast<const float*>(tx.data) + first * in_size, static_cast<float*>(ty.data) + first * out_size, first,
          last);

@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "common/fp16.h"
 #include "kernels/conv_geometry.h"
 #include "kernels/gemm_tensor_io.h"
 #include "kernels/op_registry.h"
@@ -32,6 +33,19 @@ void run_global(OpContext& ctx, GlobalKind kind) {
   const double p = static_cast<double>(ctx.attrs->get_int("p", 2));
   if (planes == 0) return;
   const int64_t per_task = std::max<int64_t>(1, 65536 / std::max<int64_t>(1, size));
+  // fp16 planes are reduced as they lie (plane_sum_f16 / plane_max_f16), not staged.
+  if (tx.dtype == ACL_FLOAT16 && kind != GlobalKind::kLp && size > 0 && pool_plane_kernels_available()) {
+    const auto* x = static_cast<const uint16_t*>(tx.data);
+    auto* y = static_cast<uint16_t*>(ctx.outputs[0].data);
+    for_each_plane_task(planes, per_task, [&](int64_t first, int64_t last) {
+      for (int64_t pl = first; pl < last; ++pl) {
+        const uint16_t* xp = x + pl * size;
+        y[pl] = float_to_half(kind == GlobalKind::kMax ? plane_max_f16(xp, size)
+                                                       : plane_sum_f16(xp, size) / static_cast<float>(size));
+      }
+    });
+    return;
+  }
   for_each_plane_range(ctx, planes, per_task, size, 1, [&](const float* xs, float* ys, int64_t first, int64_t last) {
     for (int64_t pl = first; pl < last; ++pl) {
       const float* x = xs + (pl - first) * size;

@@ -339,6 +339,17 @@ void run_pool_f32(OpContext& ctx, PoolKind kind) {
     flat_masks = pool_3x3_flat_masks(P.in[1], P.in[2], P.s[1], P.pb[1], P.pb[2], P.out[1], P.out[2]);
     if (kind == PoolKind::kAvg && inv_counts.empty()) inv_counts = average_scales(P);
   }
+  // fp16 planes of the 3x3/2 kernel are read and written as they lie (pool_3x3s2_plane_f16), not staged.
+  if (pool_3x3s2 && !flat_3x3 && tx.dtype == ACL_FLOAT16) {
+    const auto* x = static_cast<const uint16_t*>(tx.data);
+    auto* y = static_cast<uint16_t*>(ctx.outputs[0].data);
+    for_each_plane_task(planes, per_task, [&](int64_t first, int64_t last) {
+      for (int64_t pl = first; pl < last; ++pl)
+        pool_3x3s2_plane_f16(x + pl * in_size, P.in[1], P.in[2], P.pb[1], P.pb[2], y + pl * out_size, P.out[1],
+                             P.out[2], inv_counts.empty() ? nullptr : inv_counts.data());
+    });
+    return;
+  }
   // Planes [first, last) from x (plane first's input) into y (its output), fp32.
   auto run_planes = [&](const float* x, float* y, int64_t first, int64_t last) {
     if (flat_3x3) {

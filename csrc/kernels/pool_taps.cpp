@@ -86,17 +86,40 @@ ACL_SIM_TARGET_AVX2 void taps_avx2(bool is_max, float* acc, const float* r, int6
   }
 }
 
+// A plane kernel's elements: float, or binary16 widened as loaded and rounded as stored (exactly the fp32 kernel
+// on the widened plane, narrowed once), so an fp16 plane needs no widened copy.
+template <class V>
+__attribute__((always_inline)) inline typename V::T load_elems(const float* p) { return V::load(p); }
+template <class V>
+__attribute__((always_inline)) inline typename V::T load_elems(const uint16_t* p) { return V::load_half(p); }
+template <class V>
+__attribute__((always_inline)) inline typename V::T load_elems_n(const float* p, int n) { return V::load_n(p, n); }
+template <class V>
+__attribute__((always_inline)) inline typename V::T load_elems_n(const uint16_t* p, int n) {
+  return V::load_half_n(p, n);
+}
+template <class V>
+__attribute__((always_inline)) inline void store_elems(float* p, typename V::T v) { V::store(p, v); }
+template <class V>
+__attribute__((always_inline)) inline void store_elems(uint16_t* p, typename V::T v) { V::store_half(p, v); }
+template <class V>
+__attribute__((always_inline)) inline void store_elems_n(float* p, typename V::T v, int n) { V::store_n(p, v, n); }
+template <class V>
+__attribute__((always_inline)) inline void store_elems_n(uint16_t* p, typename V::T v, int n) {
+  V::store_half_n(p, v, n);
+}
+
 /**
  * Stores v as output columns [j, j + W) of row oh of a rows x cols plane: a whole vector wherever its spill stays
  * inside the plane, since it lands in later rows, which are written after it; masked to the row's last columns only
  * where it would pass the plane's end (AMD's masked stores are slow: on 14-column rows one store in two was).
  */
-template <class V>
-__attribute__((always_inline)) inline void store_plane_row(float* y, int64_t oh, int64_t j, int64_t rows, int64_t cols,
+template <class V, class E>
+__attribute__((always_inline)) inline void store_plane_row(E* y, int64_t oh, int64_t j, int64_t rows, int64_t cols,
                                                            typename V::T v) {
-  float* dst = y + oh * cols + j;
-  if (oh * cols + j + V::W <= rows * cols) V::store(dst, v);
-  else V::store_n(dst, v, static_cast<int>(cols - j));
+  E* dst = y + oh * cols + j;
+  if (oh * cols + j + V::W <= rows * cols) store_elems<V>(dst, v);
+  else store_elems_n<V>(dst, v, static_cast<int>(cols - j));
 }
 
 /**
@@ -106,9 +129,9 @@ __attribute__((always_inline)) inline void store_plane_row(float* y, int64_t oh,
  * masked loads and stores are slow: resnet50's stem pool on AVX2 went 444 -> 137-151 us so), and the input
  * columns past the last whole vector are one more vector per row.
  */
-template <class V, bool kMax>
-__attribute__((always_inline)) inline void pool_3x3s2_simd(const float* x, int64_t IH, int64_t IW, int64_t pt,
-                                                           int64_t pl, float* y, int64_t OH, int64_t OW,
+template <class V, bool kMax, class E>
+__attribute__((always_inline)) inline void pool_3x3s2_simd(const E* x, int64_t IH, int64_t IW, int64_t pt,
+                                                           int64_t pl, E* y, int64_t OH, int64_t OW,
                                                            const float* inv_counts, float* vm) {
   using T = typename V::T;
   constexpr int W = V::W;
@@ -123,7 +146,10 @@ __attribute__((always_inline)) inline void pool_3x3s2_simd(const float* x, int64
     int64_t c = 0;
     for (; c + W <= IW; c += W) {
       T v = fill;
-      for (int64_t r = r0; r < r1; ++r) v = kMax ? V::max(V::load(x + r * IW + c), v) : V::add(v, V::load(x + r * IW + c));
+      for (int64_t r = r0; r < r1; ++r) {
+        const T t = load_elems<V>(x + r * IW + c);
+        v = kMax ? V::max(t, v) : V::add(v, t);
+      }
       V::store(vm + 1 + c, v);
     }
     if (c < IW) {
@@ -134,8 +160,8 @@ __attribute__((always_inline)) inline void pool_3x3s2_simd(const float* x, int64
       const int n = static_cast<int>(IW - c);
       T v = fill;
       for (int64_t r = r0; r < r1; ++r) {
-        const float* p = x + r * IW + c;
-        const T t = (r + 1) * IW + W - n <= IH * IW ? V::load(p) : V::load_n(p, n);
+        const E* p = x + r * IW + c;
+        const T t = (r + 1) * IW + W - n <= IH * IW ? load_elems<V>(p) : load_elems_n<V>(p, n);
         v = kMax ? V::max(t, v) : V::add(v, t);
       }
       V::store(vm + 1 + c, v);
@@ -152,7 +178,7 @@ __attribute__((always_inline)) inline void pool_3x3s2_simd(const float* x, int64
         // The scale's last vector may run past this row's counts, into the next row's or the array's padding.
         out = V::mul(V::add(V::add(V::evens(a, b), V::odds(a, b)), e2), V::load(inv_counts + oh * OW + j));
       }
-      store_plane_row<V>(y, oh, j, OH, OW, out);
+      store_plane_row<V, E>(y, oh, j, OH, OW, out);
     }
   }
 }
@@ -216,7 +242,7 @@ __attribute__((always_inline)) inline void pool_3x3s1p1_simd(const float* x, int
           acc = V::max(V::load(p + 1), acc);
           acc = V::max(V::load(p + 2), acc);
         }
-        store_plane_row<V>(y, oh, j, IH, IW, acc);
+        store_plane_row<V, float>(y, oh, j, IH, IW, acc);
       }
       continue;
     }
@@ -232,7 +258,7 @@ __attribute__((always_inline)) inline void pool_3x3s1p1_simd(const float* x, int
         acc = V::add(acc, V::load(p + 2));
       }
       V::store(sums + j, acc);
-      store_plane_row<V>(y, oh, j, IH, IW, V::mul(acc, scale));
+      store_plane_row<V, float>(y, oh, j, IH, IW, V::mul(acc, scale));
     }
     const float edge = include_pad ? 9.f : static_cast<float>(rows * 2);
     yrow[0] = sums[0] / edge;
@@ -260,16 +286,28 @@ ACL_SIM_TARGET_AVX2 void avg_2x2s2_avx2(const float* x, int64_t IW, float* y, in
   avg_2x2s2_simd<simd::V8>(x, IW, y, OH, OW);
 }
 
-ACL_SIM_TARGET_AVX512 void pool_3x3s2_avx512(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y,
+template <class E>
+ACL_SIM_TARGET_AVX512 void pool_3x3s2_avx512(const E* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, E* y,
                                              int64_t OH, int64_t OW, const float* inv_counts, float* vm) {
   if (inv_counts) pool_3x3s2_simd<simd::V16, false>(x, IH, IW, pt, pl, y, OH, OW, inv_counts, vm);
   else pool_3x3s2_simd<simd::V16, true>(x, IH, IW, pt, pl, y, OH, OW, nullptr, vm);
 }
 
-ACL_SIM_TARGET_AVX2 void pool_3x3s2_avx2(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y,
+template <class E>
+ACL_SIM_TARGET_AVX2 void pool_3x3s2_avx2(const E* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, E* y,
                                          int64_t OH, int64_t OW, const float* inv_counts, float* vm) {
   if (inv_counts) pool_3x3s2_simd<simd::V8, false>(x, IH, IW, pt, pl, y, OH, OW, inv_counts, vm);
   else pool_3x3s2_simd<simd::V8, true>(x, IH, IW, pt, pl, y, OH, OW, nullptr, vm);
+}
+
+template <class E>
+void pool_3x3s2_plane(const E* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, E* y, int64_t OH, int64_t OW,
+                      const float* inv_counts) {
+  // The reduced row, padded: vm[0] and vm[1 + IW ..] keep the fill; the kernels read up to 2 * OW + 34 floats.
+  thread_local Scratch<float> t_rows;
+  float* vm = t_rows.get(static_cast<size_t>(std::max(IW + 1, 2 * OW + 34) + 16));
+  if (cpu_features().isa == KernelIsa::kAvx512) pool_3x3s2_avx512(x, IH, IW, pt, pl, y, OH, OW, inv_counts, vm);
+  else pool_3x3s2_avx2(x, IH, IW, pt, pl, y, OH, OW, inv_counts, vm);
 }
 #endif
 
@@ -291,11 +329,16 @@ bool pool_3x3s2_supported(int64_t pt, int64_t pl) {
 void pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y, int64_t OH,
                           int64_t OW, const float* inv_counts) {
 #if defined(__x86_64__)
-  // The reduced row, padded: vm[0] and vm[1 + IW ..] keep the fill; the kernels read up to 2 * OW + 34 floats.
-  thread_local Scratch<float> t_rows;
-  float* vm = t_rows.get(static_cast<size_t>(std::max(IW + 1, 2 * OW + 34) + 16));
-  if (cpu_features().isa == KernelIsa::kAvx512) pool_3x3s2_avx512(x, IH, IW, pt, pl, y, OH, OW, inv_counts, vm);
-  else pool_3x3s2_avx2(x, IH, IW, pt, pl, y, OH, OW, inv_counts, vm);
+  pool_3x3s2_plane(x, IH, IW, pt, pl, y, OH, OW, inv_counts);
+#else
+  (void)x, (void)IH, (void)IW, (void)pt, (void)pl, (void)y, (void)OH, (void)OW, (void)inv_counts;
+#endif
+}
+
+void pool_3x3s2_plane_f16(const uint16_t* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, uint16_t* y, int64_t OH,
+                          int64_t OW, const float* inv_counts) {
+#if defined(__x86_64__)
+  pool_3x3s2_plane(x, IH, IW, pt, pl, y, OH, OW, inv_counts);
 #else
   (void)x, (void)IH, (void)IW, (void)pt, (void)pl, (void)y, (void)OH, (void)OW, (void)inv_counts;
 #endif
@@ -371,5 +414,55 @@ struct PlaneMax {
 
 float plane_sum_f32(const float* x, int64_t n) { return isa_call(PlaneSum{}, x, n); }
 float plane_max_f32(const float* x, int64_t n) { return isa_call(PlaneMax{}, x, n); }
+
+#if defined(__x86_64__)
+namespace {
+/**
+ * PlaneSum / PlaneMax over binary16, widened as loaded: the same sixteen partial results (one V16, or two V8
+ * halves), folded in the same order, so the result is the fp32 one's on the widened plane, bit for bit.
+ */
+template <class V, bool kMax>
+__attribute__((always_inline)) inline float plane_reduce_half(const uint16_t* x, int64_t n) {
+  using T = typename V::T;
+  constexpr int kParts = 16 / V::W;
+  const float fill = kMax ? -std::numeric_limits<float>::infinity() : 0.f;
+  T part[kParts];
+  for (int j = 0; j < kParts; ++j) part[j] = V::set1(fill);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    for (int j = 0; j < kParts; ++j) {
+      const T v = V::load_half(x + i + j * V::W);
+      part[j] = kMax ? V::max(v, part[j]) : V::add(part[j], v);
+    }
+  }
+  // The partial results, then the last n - i < 16 values widened a vector at a time (not one by one).
+  alignas(64) float lanes[32];
+  for (int j = 0; j < kParts; ++j) V::store(lanes + j * V::W, part[j]);
+  const int tail = static_cast<int>(n - i);
+  for (int j = 0; j < tail; j += V::W) V::store(lanes + 16 + j, V::load_half_n(x + i + j, std::min(V::W, tail - j)));
+  float r = fill;
+  for (int j = 0; j < 16 + tail; ++j) r = kMax ? std::max(r, lanes[j]) : r + lanes[j];
+  return r;
+}
+
+ACL_SIM_TARGET_AVX512 float plane_reduce_half_avx512(bool is_max, const uint16_t* x, int64_t n) {
+  return is_max ? plane_reduce_half<simd::V16, true>(x, n) : plane_reduce_half<simd::V16, false>(x, n);
+}
+ACL_SIM_TARGET_AVX2 float plane_reduce_half_avx2(bool is_max, const uint16_t* x, int64_t n) {
+  return is_max ? plane_reduce_half<simd::V8, true>(x, n) : plane_reduce_half<simd::V8, false>(x, n);
+}
+
+float plane_reduce_half_isa(bool is_max, const uint16_t* x, int64_t n) {
+  return cpu_features().isa == KernelIsa::kAvx512 ? plane_reduce_half_avx512(is_max, x, n)
+                                                  : plane_reduce_half_avx2(is_max, x, n);
+}
+}  // namespace
+
+float plane_sum_f16(const uint16_t* x, int64_t n) { return plane_reduce_half_isa(false, x, n); }
+float plane_max_f16(const uint16_t* x, int64_t n) { return plane_reduce_half_isa(true, x, n); }
+#else
+float plane_sum_f16(const uint16_t*, int64_t) { return 0.f; }
+float plane_max_f16(const uint16_t*, int64_t) { return 0.f; }
+#endif
 
 }  // namespace acl_sim

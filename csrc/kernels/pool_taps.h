@@ -36,6 +36,15 @@ bool pool_3x3s2_supported(int64_t pt, int64_t pl);
 void pool_3x3s2_plane_f32(const float* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, float* y, int64_t OH,
                           int64_t OW, const float* inv_counts);
 
+/**
+ * pool_3x3s2_plane_f32 over a binary16 plane into a binary16 one: each element widened as it is loaded and each
+ * output rounded once as it is stored, so the result is the fp32 kernel's on the widened plane, narrowed, with no
+ * widened copy of the plane (squeezenet's fp16 MaxPools on 111x111 and 55x55 planes took 1.4x their fp32 time
+ * widening each plane into scratch first).
+ */
+void pool_3x3s2_plane_f16(const uint16_t* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl, uint16_t* y, int64_t OH,
+                          int64_t OW, const float* inv_counts);
+
 /** True when avg_pool_2x2s2_plane_f32 runs here (AVX-512, AVX2). */
 bool avg_pool_2x2s2_supported();
 
@@ -60,5 +69,13 @@ void pool_3x3s1p1_plane_f32(bool is_max, const float* x, int64_t IH, int64_t IW,
 /** Sum / max of x[0..n) for a window that is the whole plane (a NaN is skipped by the max). */
 float plane_sum_f32(const float* x, int64_t n);
 float plane_max_f32(const float* x, int64_t n);
+
+/**
+ * plane_sum_f32 / plane_max_f32 of a binary16 plane, widened as it is read: the fp32 results on the widened plane,
+ * bit for bit, with no widened copy (squeezenet's fp16 GlobalAveragePool over 1000 planes of 13x13 took 1.8x its
+ * fp32 time staging them). Only where pool_plane_kernels_available().
+ */
+float plane_sum_f16(const uint16_t* x, int64_t n);
+float plane_max_f16(const uint16_t* x, int64_t n);
 
 }  // namespace acl_sim
