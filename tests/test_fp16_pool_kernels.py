@@ -94,3 +94,19 @@ def test_fp16_max_pool_of_a_half_max_and_a_nan_window():
     assert y[0, 0, 0, 0] == np.float16(65504)
     (want,) = run_op("MaxPool", [x.astype(np.float32)], [(1, 1, 19, 19)], [np.float32], at)
     np.testing.assert_array_equal(y.astype(np.float32), want)
+
+
+def test_fp16_3x3s2_pools_over_random_shapes():
+    # Small and odd planes, every pad / ceil_mode combination the 3x3/2 kernels take (some go to the flat kernel,
+    # staged, the rest to the row kernel, as they lie): each the fp32 op rounded once.
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        ih, iw = int(rng.integers(3, 70)), int(rng.integers(3, 70))
+        pads = [int(v) for v in rng.integers(0, 2, 4)]
+        attrs = {"kernel_shape": [3, 3], "strides": [2, 2], "pads": pads, "ceil_mode": int(rng.integers(0, 2))}
+        op = "MaxPool" if rng.integers(0, 2) else "AveragePool"
+        if op == "AveragePool":
+            attrs["count_include_pad"] = int(rng.integers(0, 2))
+        xs = (1, int(rng.integers(1, 4)), ih, iw)
+        _assert_rounded_once(op, randn(rng, xs, np.float16), _output_shape(xs, attrs), attrs)
+
