@@ -255,6 +255,8 @@ def test_precision_force_fp16_and_mixlist(tmp_path):
                            output_type="FP16", cache=False)
     om = read_om(report["om_path"])
     assert _dtypes(om)["Relu"] == [1] and om.iodesc["outputs"][0]["dtype"] == 1
+    # force_fp16 takes fp16 wherever an op has both (CANN), the allow_mix_precision deny list included.
+    assert _dtypes(om)["Softmax"] == [1] and "Cast" not in ops_of(om)[1:-1]
     mixlist = tmp_path / "mix.json"
     mixlist.write_text(json.dumps({"black-list": {"to-add": ["MatMulV2"]}, "white-list": {"to-add": ["SoftmaxV2"]}}))
     report = compile_model(_precision_model(), str(tmp_path / "ml"), precision_mode_v2="mixed_float16",

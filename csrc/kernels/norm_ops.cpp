@@ -5,13 +5,17 @@
 // All compute in float: float16/bfloat16/double tensors are converted to float
 // around the kernel (statistics in float32, as onnxruntime does for fp16).
 // Statistics use two passes (mean, then centred variance) for accuracy.
+#include <algorithm>
 #include <cmath>
 
 #include "kernels/broadcast.h"
+#include "kernels/channel_affine_half.h"
 #include "kernels/elementwise_cast.h"
 #include "kernels/elementwise_math.h"
 #include "kernels/epilogue.h"
+#include "kernels/gemm_tensor_io.h"
 #include "kernels/isa_target.h"
+#include "kernels/thread_scratch.h"
 
 namespace acl_sim::kern {
 namespace {
@@ -78,47 +82,44 @@ struct RowCenterAffine {
   }
 };
 
-/** A tensor as float: the original buffer for float32, else a converted copy. */
+// This thread's grow-only staging (a steady-state model run allocates nothing): one buffer for X, one for Y,
+// one for a parameter widened on its way into a vector.
+thread_local Scratch<float> t_x_stage, t_y_stage, t_param_stage;
+
+/** A tensor as float: the original buffer for float32, else a converted copy in `stage`. */
 struct FloatBuf {
-  std::vector<float> store;
   const float* ptr = nullptr;
-  FloatBuf(const OpContext& ctx, const TensorView& t) {
+  FloatBuf(const OpContext& ctx, const TensorView& t, Scratch<float>& stage) {
     if (t.dtype == ACL_FLOAT) {
       ptr = static_cast<const float*>(t.data);
     } else {
       ACL_SIM_REQUIRE(is_float_dtype(t.dtype), ACL_ERROR_UNSUPPORTED_DATA_TYPE, ctx.op_type, ": unsupported dtype ",
                       dtype_name(t.dtype));
-      store.resize(static_cast<size_t>(t.numel()));
-      cast_elements(ctx, t.data, t.dtype, store.data(), ACL_FLOAT, t.numel());
-      ptr = store.data();
+      float* dst = stage.get(static_cast<size_t>(t.numel()));
+      cast_elements(ctx, t.data, t.dtype, dst, ACL_FLOAT, t.numel());
+      ptr = dst;
     }
   }
 };
 
-/** Output written as float: direct for float32, else through a temporary narrowed by finish(). */
+/** Output written as float: direct for float32, else through this thread's Y staging, narrowed by finish(). */
 struct FloatOut {
   TensorView* view;
-  std::vector<float> store;
   float* ptr;
   FloatOut(const OpContext& ctx, TensorView& t) : view(&t) {
     ACL_SIM_REQUIRE(is_float_dtype(t.dtype), ACL_ERROR_UNSUPPORTED_DATA_TYPE, ctx.op_type, ": unsupported dtype ",
                     dtype_name(t.dtype));
-    if (t.dtype == ACL_FLOAT) {
-      ptr = static_cast<float*>(t.data);
-    } else {
-      store.resize(static_cast<size_t>(t.numel()));
-      ptr = store.data();
-    }
+    ptr = t.dtype == ACL_FLOAT ? static_cast<float*>(t.data) : t_y_stage.get(static_cast<size_t>(t.numel()));
   }
   void finish(const OpContext& ctx) {
-    if (view->dtype != ACL_FLOAT) cast_elements(ctx, store.data(), ACL_FLOAT, view->data, view->dtype, view->numel());
+    if (view->dtype != ACL_FLOAT) cast_elements(ctx, ptr, ACL_FLOAT, view->data, view->dtype, view->numel());
   }
 };
 
 /** A per-feature parameter expanded to `n` floats: exact size, or broadcast to `shape` (LayerNorm). */
 std::vector<float> param_as_floats(const OpContext& ctx, const TensorView& p, const std::vector<int64_t>& shape,
                                    const char* what) {
-  FloatBuf f(ctx, p);
+  FloatBuf f(ctx, p, t_param_stage);
   int64_t n = prod(shape);
   if (p.numel() == n) return std::vector<float>(f.ptr, f.ptr + n);
   std::vector<float> out(static_cast<size_t>(n));
@@ -142,7 +143,7 @@ void run_layer_norm(OpContext& ctx) {
   std::vector<float> scale = param_as_floats(ctx, input(ctx, 1), norm_shape, "Scale");
   const TensorView* b = optional_input(ctx, 2);
   std::vector<float> bias = b ? param_as_floats(ctx, *b, norm_shape, "B") : std::vector<float>();
-  FloatBuf xf(ctx, x);
+  FloatBuf xf(ctx, x, t_x_stage);
   FloatOut yf(ctx, y);
   // Optional Mean / InvStdDev outputs (shape X.shape[:axis] + [1]*).
   std::vector<float> means(static_cast<size_t>(rows)), invs(static_cast<size_t>(rows));
@@ -169,18 +170,26 @@ void run_layer_norm(OpContext& ctx) {
 
 /** Applies y = act(x * a[c] + b[c]) over [N, C, S] planes; a fused activation (ATC's fuse_activation)
  *  runs on each plane while it is in cache, Relu inside the affine loop itself. */
+/** channel_affine over planes [first, last), x and y pointing at plane first's values. */
+void channel_affine_planes(const float* x, float* y, int64_t first, int64_t last, int64_t c, int64_t s,
+                           const std::vector<float>& a, const std::vector<float>& b, const Activation& act) {
+  for (int64_t p = first; p < last; ++p) {
+    const size_t ch = static_cast<size_t>(p % c);
+    const float* xp = x + (p - first) * s;
+    float* yp = y + (p - first) * s;
+    if (act.plain_relu()) {
+      isa_call(RowAffineRelu{}, xp, yp, s, a[ch], b[ch]);
+      continue;
+    }
+    isa_call(RowAffine{}, xp, yp, s, a[ch], b[ch]);
+    if (!act.none()) bias_activation(yp, static_cast<size_t>(s), 0.f, act);
+  }
+}
+
 void channel_affine(const float* x, float* y, int64_t n, int64_t c, int64_t s, const std::vector<float>& a,
                     const std::vector<float>& b, const Activation& act) {
   parallel_blocks(n * c, rows_grain(s), [&](int64_t p0, int64_t p1) {
-    for (int64_t p = p0; p < p1; ++p) {
-      size_t ch = static_cast<size_t>(p % c);
-      if (act.plain_relu()) {
-        isa_call(RowAffineRelu{}, x + p * s, y + p * s, s, a[ch], b[ch]);
-        continue;
-      }
-      isa_call(RowAffine{}, x + p * s, y + p * s, s, a[ch], b[ch]);
-      if (!act.none()) bias_activation(y + p * s, static_cast<size_t>(s), 0.f, act);
-    }
+    channel_affine_planes(x + p0 * s, y + p0 * s, p0, p1, c, s, a, b, act);
   });
 }
 
@@ -196,7 +205,7 @@ std::vector<float> channel_param(const OpContext& ctx, size_t i, int64_t c, cons
   const TensorView& t = input(ctx, i);
   ACL_SIM_REQUIRE(t.numel() == c, ACL_ERROR_OP_INPUT_NOT_MATCH, ctx.op_type, ": ", what, " has ", t.numel(),
                   " elements, expected ", c);
-  FloatBuf f(ctx, t);
+  FloatBuf f(ctx, t, t_param_stage);
   return std::vector<float>(f.ptr, f.ptr + c);
 }
 
@@ -218,9 +227,30 @@ void run_batch_norm(OpContext& ctx) {
     a[i] = scale[i] / std::sqrt(var[i] + eps);
     b[i] = bias[i] - mean[i] * a[i];
   }
-  FloatBuf xf(ctx, x);
+  const Activation act = activation_from_attrs(at);
+  if (x.dtype == ACL_FLOAT16 && y.dtype == x.dtype && (act.none() || act.plain_relu()) &&
+      channel_affine_half_available()) {
+    const auto* xh = static_cast<const uint16_t*>(x.data);
+    auto* yh = static_cast<uint16_t*>(y.data);
+    for_each_plane_task(n * c, rows_grain(s), [&](int64_t first, int64_t last) {
+      for (int64_t p = first; p < last; ++p) {
+        const size_t ch = static_cast<size_t>(p % c);
+        channel_affine_half(xh + p * s, yh + p * s, s, a[ch], b[ch], act.plain_relu());
+      }
+    });
+    return;
+  }
+  if (is_staged_float_dtype(x.dtype) && y.dtype == x.dtype) {
+    // fp16 / bf16 planes widened and narrowed a few at a time by the tasks themselves: an fp16 model's BN
+    // (force_fp16, densenet's pre-activation BN-ReLU) took 11x its fp32 time through whole-tensor copies.
+    for_each_plane_range(ctx, n * c, rows_grain(s), s, s, [&](const float* xs, float* ys, int64_t first, int64_t last) {
+      channel_affine_planes(xs, ys, first, last, c, s, a, b, act);
+    });
+    return;
+  }
+  FloatBuf xf(ctx, x, t_x_stage);
   FloatOut yf(ctx, y);
-  channel_affine(xf.ptr, yf.ptr, n, c, s, a, b, activation_from_attrs(at));
+  channel_affine(xf.ptr, yf.ptr, n, c, s, a, b, act);
   yf.finish(ctx);
 }
 
@@ -236,7 +266,7 @@ void group_norm(OpContext& ctx, int64_t groups, const std::vector<float>& scale,
   ACL_SIM_REQUIRE(groups > 0 && c % groups == 0, ACL_ERROR_OP_ATTR_NOT_MATCH, ctx.op_type, ": ", c,
                   " channels do not split into ", groups, " groups");
   int64_t cg = c / groups, len = cg * s;
-  FloatBuf xf(ctx, x);
+  FloatBuf xf(ctx, x, t_x_stage);
   FloatOut yf(ctx, y);
   if (len > 0) {
     parallel_blocks(n * groups, rows_grain(len), [&](int64_t g0, int64_t g1) {
@@ -294,7 +324,7 @@ void run_mvn(OpContext& ctx) {
   for (int64_t d = 0; d < rank; ++d)
     if (!red[d]) groups *= x.shape[d];
   if (total == 0) return;
-  FloatBuf xf(ctx, x);
+  FloatBuf xf(ctx, x, t_x_stage);
   FloatOut yf(ctx, y);
   std::vector<int64_t> group_of(static_cast<size_t>(total));
   for (int64_t i = 0; i < total; ++i) {
@@ -330,7 +360,7 @@ void run_lp_norm(OpContext& ctx) {
   int64_t p = at.get_int("p", 2);
   ACL_SIM_REQUIRE(p == 1 || p == 2, ACL_ERROR_OP_ATTR_NOT_MATCH, "LpNormalization: p must be 1 or 2, got ", p);
   int64_t outer = prod(x.shape, 0, axis), k = x.shape.empty() ? 1 : x.shape[axis], inner = prod(x.shape, axis + 1);
-  FloatBuf xf(ctx, x);
+  FloatBuf xf(ctx, x, t_x_stage);
   FloatOut yf(ctx, y);
   parallel_blocks(outer * inner, rows_grain(k), [&](int64_t b, int64_t e) {
     for (int64_t u = b; u < e; ++u) {
@@ -405,12 +435,13 @@ void run_lrn(OpContext& ctx) {
                          : beta == 0.5f  ? LrnPower::kHalf
                          : beta == 1.f   ? LrnPower::kOne
                                          : LrnPower::kExpLog;
-  FloatBuf xf(ctx, x);
+  FloatBuf xf(ctx, x, t_x_stage);
   FloatOut yf(ctx, y);
   if (xf.ptr == yf.ptr) {
     // In place: each output channel reads its neighbours, so keep a copy of the input.
-    xf.store.assign(xf.ptr, xf.ptr + x.numel());
-    xf.ptr = xf.store.data();
+    float* copy = t_x_stage.get(static_cast<size_t>(x.numel()));
+    std::copy(xf.ptr, xf.ptr + x.numel(), copy);
+    xf.ptr = copy;
   }
   // One (n, spatial tile) per block; per channel the window's sum of squares over the tile's positions.
   constexpr int64_t kTile = 256;

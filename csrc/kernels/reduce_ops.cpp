@@ -11,6 +11,7 @@
 #include "kernels/elementwise_cast.h"
 #include "kernels/elementwise_math.h"
 #include "kernels/reduce_simd.h"
+#include "kernels/thread_scratch.h"
 
 namespace acl_sim::kern {
 namespace {
@@ -249,10 +250,13 @@ void run_reduce(OpContext& ctx) {
     } else if constexpr (kLogFamily && std::is_integral_v<T>) {
       fail(ACL_ERROR_UNSUPPORTED_DATA_TYPE, ctx.op_type, ": unsupported dtype ", dtype_name(x.dtype));
     } else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
-      std::vector<float> xf(static_cast<size_t>(x.numel())), yf(static_cast<size_t>(y.numel()));
-      cast_elements(ctx, x.data, x.dtype, xf.data(), ACL_FLOAT, x.numel());
-      reduce_typed<R, float>(p, xf.data(), yf.data());
-      cast_elements(ctx, yf.data(), ACL_FLOAT, y.data, y.dtype, y.numel());
+      // Widened into this thread's grow-only staging (no allocation per call in a model run).
+      thread_local Scratch<float> t_x, t_y;
+      float* xf = t_x.get(static_cast<size_t>(x.numel()));
+      float* yf = t_y.get(static_cast<size_t>(y.numel()));
+      cast_elements(ctx, x.data, x.dtype, xf, ACL_FLOAT, x.numel());
+      reduce_typed<R, float>(p, xf, yf);
+      cast_elements(ctx, yf, ACL_FLOAT, y.data, y.dtype, y.numel());
     } else {
       reduce_typed<R, T>(p, static_cast<const T*>(x.data), static_cast<T*>(y.data));
     }

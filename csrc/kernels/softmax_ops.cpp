@@ -12,6 +12,7 @@
 #include "kernels/elementwise_cast.h"
 #include "kernels/elementwise_math.h"
 #include "kernels/reduce_simd.h"
+#include "kernels/thread_scratch.h"
 
 namespace acl_sim::kern {
 namespace {
@@ -173,10 +174,14 @@ void run_softmax(OpContext& ctx) {
     case ACL_DOUBLE: return run(static_cast<const double*>(x.data), static_cast<double*>(y.data));
     case ACL_FLOAT16:
     case ACL_BF16: {
-      std::vector<float> xf(static_cast<size_t>(x.numel())), yf(xf.size());
-      cast_elements(ctx, x.data, x.dtype, xf.data(), ACL_FLOAT, x.numel());
-      run(static_cast<const float*>(xf.data()), yf.data());
-      cast_elements(ctx, yf.data(), ACL_FLOAT, y.data, y.dtype, y.numel());
+      // Widened into this thread's grow-only staging (no allocation per call in a model run).
+      thread_local Scratch<float> t_x, t_y;
+      const size_t n = static_cast<size_t>(x.numel());
+      float* xf = t_x.get(n);
+      float* yf = t_y.get(n);
+      cast_elements(ctx, x.data, x.dtype, xf, ACL_FLOAT, x.numel());
+      run(static_cast<const float*>(xf), yf);
+      cast_elements(ctx, yf, ACL_FLOAT, y.data, y.dtype, y.numel());
       return;
     }
     default: fail(ACL_ERROR_UNSUPPORTED_DATA_TYPE, ctx.op_type, ": unsupported dtype ", dtype_name(x.dtype));

@@ -4,11 +4,13 @@ Modes (CANN --precision_mode):
 - force_fp32 / must_keep_origin_dtype / allow_fp32_to_fp16: every op keeps fp32
   (the runtime implements every op in fp32, so "fp16 only where fp32 is
   missing" never triggers);
-- force_fp16: every float op computes in fp16, except the deny list;
+- force_fp16: every float op computes in fp16 (CANN: "when the operator supports
+  both float16 and float32, directly choose float16"; every kernel here takes
+  fp16), the deny list included;
 - allow_mix_precision: the allow list (GEMM/conv) goes fp16, the deny list
   stays fp32, the rest (gray) follows its inputs.
-Deny by default: LayerNorm, Softmax, reductions (accuracy); --modify_mixlist
-edits the lists. Weights read in fp16 are converted at compile time; graph
+Deny by default (allow_mix_precision only): LayerNorm, Softmax, BatchNorm,
+reductions (accuracy); --modify_mixlist edits the lists. Weights read in fp16 are converted at compile time; graph
 inputs and outputs keep their dtype (outputs honour --output_type).
 """
 from __future__ import annotations
@@ -94,9 +96,11 @@ def run(g: Graph, ctx) -> dict:
         if node.op in NO_COMPUTE or not data_in or not float_out:
             new_nodes.append(node)
             continue
-        if node.op in deny:
+        if mode == "force_fp16":
+            want = F16
+        elif node.op in deny:
             want = F32
-        elif mode == "force_fp16" or node.op in allow:
+        elif node.op in allow:
             want = F16
         else:  # gray: fp16 when any non-constant float input already is
             live = [i for i in data_in if not g.is_const(i)]
