@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include "acl/acl_base.h"
+#include "common/error.h"
+#include "common/fp16.h"
 #include "executor/thread_pool.h"
 #include "kernels/stride2_gather.h"
 #include "kernels/thread_scratch.h"
@@ -16,6 +19,8 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // The padded (and phase-split) input and the im2col row offsets into it.
 thread_local Scratch<float> t_input;
 thread_local Scratch<int64_t> t_offsets;
+// A 16-bit input plane widened (on the thread copying it).
+thread_local Scratch<float> t_plane;
 
 }  // namespace
 
@@ -26,7 +31,13 @@ bool direct_input_supported(const SpatialGeometry& g) {
   return true;
 }
 
-DirectInput prepare_direct_input(const float* x, int64_t channels, const SpatialGeometry& g, bool parallel) {
+bool direct_input_copies(const SpatialGeometry& g) {
+  for (int i = 0; i < g.nsp; ++i)
+    if (g.pad_begin[i] || g.pad_end[i] || g.stride[i] > 1) return true;
+  return false;
+}
+
+DirectInput prepare_direct_input(const ConvInputPlanes& x, int64_t channels, const SpatialGeometry& g, bool parallel) {
   const bool two_d = g.nsp == 2;
   const int64_t IH = two_d ? g.in[0] : 1, IW = g.in[g.nsp - 1];
   const int64_t pt = two_d ? g.pad_begin[0] : 0, pb = two_d ? g.pad_end[0] : 0;
@@ -52,17 +63,26 @@ DirectInput prepare_direct_input(const float* x, int64_t channels, const Spatial
   bool used[8][8] = {};
   for (int64_t kh = 0; kh < in.KH; ++kh)
     for (int64_t kw = 0; kw < in.KW; ++kw) used[(kh * dh) % sh % 8][(kw * dw) % sw % 8] = true;
-  if (pt || pb || pl || pr || sh > 1 || sw > 1) {
+  if (direct_input_copies(g)) {
     float* xs = t_input.get(static_cast<size_t>(sh * sw * channels * plane));
     // Work items: (phase, channel) planes of the phases some tap reads.
     int64_t phases[64], nphases = 0;
     for (int64_t a = 0; a < sh; ++a)
       for (int64_t b = 0; b < sw; ++b)
         if (used[a][b]) phases[nphases++] = a * sw + b;
+    // A 16-bit input is widened a whole channel plane at a time (one bulk conversion, not a tail per row),
+    // its items taken channel by channel so that the phases of one plane reuse it.
     auto build = [&](int64_t i0, int64_t i1) {
+      float* widened = x.f32 ? nullptr : t_plane.get(static_cast<size_t>(IH * IW));
+      int64_t widened_c = -1;
       for (int64_t item = i0; item < i1; ++item) {
-        const int64_t ph = phases[item / channels], c = item % channels, a = ph / sw, b = ph % sw;
-        const float* src = x + c * IH * IW;
+        const int64_t ph = x.f32 ? phases[item / channels] : phases[item % nphases];
+        const int64_t c = x.f32 ? item % channels : item / nphases, a = ph / sw, b = ph % sw;
+        const float* src = x.f32 ? x.f32 + c * IH * IW : widened;
+        if (!x.f32 && c != widened_c) {
+          half_or_bf16_to_float_n(x.bf16, x.half + c * IH * IW, widened, static_cast<size_t>(IH * IW));
+          widened_c = c;
+        }
         float* dst = xs + (ph * channels + c) * plane;
         // Phase columns j whose source column j*sw + b - pl lies inside the row: [j0, j1).
         const int64_t j0 = std::min(pitch, ceil_div(std::max<int64_t>(0, pl - b), sw));
@@ -102,7 +122,9 @@ DirectInput prepare_direct_input(const float* x, int64_t channels, const Spatial
     }
     in.xp = xs;
   } else {
-    in.xp = x;
+    ACL_SIM_REQUIRE(x.f32 != nullptr, ACL_ERROR_INTERNAL_ERROR,
+                    "Conv: a 16-bit input reaches the direct conv without a padded copy to widen it");
+    in.xp = x.f32;
   }
   // Row k = (c, kh, kw) of the implicit im2col starts at its tap's offset plus c planes: the taps' offsets
   // (with their divisions) are worked out once, then each channel adds a plane (this runs per conv call, on

@@ -25,7 +25,22 @@ struct DirectInput {
   int64_t IHs = 0, pitch = 0;  // rows and row pitch of one phase plane
   int64_t OH = 0, OW = 0;
 };
-DirectInput prepare_direct_input(const float* x, int64_t channels, const SpatialGeometry& g, bool parallel);
+/**
+ * The input planes of a conv as the op holds them: fp32, or 16-bit floats (bfloat16 when bf16, else binary16),
+ * which prepare_direct_input widens as it copies them (direct_input_copies), with no widening pass before it.
+ */
+struct ConvInputPlanes {
+  const float* f32 = nullptr;
+  const uint16_t* half = nullptr;
+  bool bf16 = false;
+  ConvInputPlanes(const float* x) : f32(x) {}  // NOLINT: an fp32 input is the common case
+  ConvInputPlanes(const uint16_t* x, bool is_bf16) : half(x), bf16(is_bf16) {}
+};
+
+/** True when prepare_direct_input copies the input (pads or strides); a 16-bit input must take such a geometry. */
+bool direct_input_copies(const SpatialGeometry& g);
+
+DirectInput prepare_direct_input(const ConvInputPlanes& x, int64_t channels, const SpatialGeometry& g, bool parallel);
 
 /** Whether prepare_direct_input takes g: 1-D or 2-D, strides up to 8 (it tracks phase planes in an 8 x 8 table). */
 bool direct_input_supported(const SpatialGeometry& g);

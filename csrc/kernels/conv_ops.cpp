@@ -296,8 +296,16 @@ void run_conv(OpContext& ctx) {
   const bool half_direct = tx.dtype != ACL_FLOAT && (direct || pixel_major);
   // The im2col GEMM reads a widened X, but its residual and output as they lie (GemmEpilogue's half fields).
   const bool half_im2col = tx.dtype != ACL_FLOAT && on_gemm && !pointwise;
-  if (half_im2col) X = F32Input(ctx, 0);
-  else if (!half_gemm) widen_inputs();
+  // An fp16 / bf16 X that the direct input's padded copy reads (pads or strides: the direct, pixel-major and
+  // phase-plane im2col paths) is widened by that copy, row by row, not by a pass of its own before it.
+  const bool half_planes = tx.dtype != ACL_FLOAT && (direct || pixel_major || phase_planes) && direct_input_copies(g);
+  if (half_planes) {
+    if (has_residual && !half_im2col) R = F32Input(ctx, 3);
+  } else if (half_im2col) {
+    X = F32Input(ctx, 0);
+  } else if (!half_gemm) {
+    widen_inputs();
+  }
   auto one = [&](int64_t n, int64_t gi, bool parallel) {
     const int64_t x_off = (n * C + gi * cg) * in_size, y_off = (n * M + gi * mg) * P;
     float* yg = Y.data() + y_off;
@@ -314,7 +322,10 @@ void run_conv(OpContext& ctx) {
       else gemm_f32(mg, P, K, 1.f, a, xs, 0.f, yg, P, ep, parallel);
       return;
     }
-    const float* xg = X.data() + x_off;
+    const ConvInputPlanes xin = half_planes ? ConvInputPlanes(static_cast<const uint16_t*>(tx.data) + x_off,
+                                                              tx.dtype == ACL_BF16)
+                                            : ConvInputPlanes(X.data() + x_off);
+    const float* xg = xin.f32;  // null for half_planes, whose paths read xin
     ep.residual = has_residual && !half_im2col ? R.data() + y_off : nullptr;
     // The residual in the output buffer (in place): the GEMM accumulates onto it (beta 1).
     GemmEpilogue gemm_ep = ep;
@@ -330,9 +341,9 @@ void run_conv(OpContext& ctx) {
       ep.half_is_bf16 = tx.dtype == ACL_BF16;
     }
     if (pixel_major) {
-      pixel_major_conv_f32(xg, cg, g, pm_w + gi * pm_size, mg, yg, ep, parallel);
+      pixel_major_conv_f32(xin, cg, g, pm_w + gi * pm_size, mg, yg, ep, parallel);
     } else if (direct) {
-      direct_conv_f32(xg, cg, g, a.data, mg, yg, ep, parallel, dp_w ? dp_w + gi * dp_size : nullptr);
+      direct_conv_f32(xin, cg, g, a.data, mg, yg, ep, parallel, dp_w ? dp_w + gi * dp_size : nullptr);
     } else if (pointwise && ga_w) {
       gemm_f32_packed_a(mg, P, K, ga_w + gi * ga_size, MatrixPanelSource(MatrixRef{xg, in_size, 1}), beta, yg, P,
                         gemm_ep, parallel);
@@ -346,7 +357,7 @@ void run_conv(OpContext& ctx) {
           gemm_f32(mg, P, K, 1.f, a, cols, beta, yg, P, gemm_ep, parallel);
       };
       if (phase_planes)
-        im2col_gemm(PhasePlaneIm2ColSource(prepare_direct_input(xg, cg, g, parallel)));
+        im2col_gemm(PhasePlaneIm2ColSource(prepare_direct_input(xin, cg, g, parallel)));
       else
         im2col_gemm(Im2ColSource(xg, cg, g));
     }

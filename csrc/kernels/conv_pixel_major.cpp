@@ -384,7 +384,7 @@ bool pixel_major_conv_applies(const SpatialGeometry& g, int64_t channels, int64_
   return wide || m_rows <= 64;
 }
 
-void pixel_major_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* packed_w,
+void pixel_major_conv_f32(const ConvInputPlanes& x, int64_t channels, const SpatialGeometry& g, const float* packed_w,
                           int64_t m_rows, float* y, const GemmEpilogue& ep, bool parallel) {
   const PixelKernels& ks = kernels();
   Plan p{};

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/conv_direct_input.h"
 #include "kernels/conv_geometry.h"
 #include "kernels/gemm.h"
 
@@ -45,7 +46,7 @@ bool pixel_major_conv_applies(const SpatialGeometry& g, int64_t channels, int64_
  * (only the caller when parallel is false). ep.out_half (fp16, or bf16 by ep.half_is_bf16): each stored run goes
  * out there instead (fp16 from registers; y is then scratch for what is narrowed from it).
  */
-void pixel_major_conv_f32(const float* x, int64_t channels, const SpatialGeometry& g, const float* packed_w,
+void pixel_major_conv_f32(const ConvInputPlanes& x, int64_t channels, const SpatialGeometry& g, const float* packed_w,
                           int64_t m_rows, float* y, const GemmEpilogue& ep, bool parallel);
 
 }  // namespace acl_sim
