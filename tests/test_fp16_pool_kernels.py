@@ -1,5 +1,6 @@
 """fp16 pools whose kernels read and write binary16 as it lies, with no widened copy of the plane: the 3x3/2
-Max- and AveragePool (pool_3x3s2_plane_f16) and the whole-plane global pools (plane_sum_f16 / plane_max_f16).
+Max- and AveragePool (pool_3x3s2_plane_f16), the flat 3x3 kernel of small planes (pool_3x3_flat_f16) and the
+whole-plane global pools (plane_sum_f16 / plane_max_f16).
 
 Each output must be exactly the fp32 op on the widened input, rounded once: row widths that end in a partial
 vector on both ISAs (a tail load that runs on into the next row, and the plane's last one, masked), pads and
@@ -33,11 +34,12 @@ GLOBAL = [  # op, X shape: plane sizes below, at and past whole vectors, and man
 def _output_shape(xs, attrs):
     pads = attrs.get("pads", [0, 0, 0, 0])
     ceil = attrs.get("ceil_mode", 0)
+    s = attrs.get("strides", [2, 2])[0]
     dims = []
     for i in range(2):
         span = xs[2 + i] + pads[i] + pads[i + 2] - 3
-        o = (span + (1 if ceil else 0)) // 2 + 1
-        if ceil and (o - 1) * 2 >= xs[2 + i] + pads[i]:
+        o = (span + (s - 1 if ceil else 0)) // s + 1
+        if ceil and (o - 1) * s >= xs[2 + i] + pads[i]:
             o -= 1
         dims.append(o)
     return (xs[0], xs[1], *dims)
@@ -96,17 +98,31 @@ def test_fp16_max_pool_of_a_half_max_and_a_nan_window():
     np.testing.assert_array_equal(y.astype(np.float32), want)
 
 
-def test_fp16_3x3s2_pools_over_random_shapes():
-    # Small and odd planes, every pad / ceil_mode combination the 3x3/2 kernels take (some go to the flat kernel,
-    # staged, the rest to the row kernel, as they lie): each the fp32 op rounded once.
+def _check_random_shapes() -> None:
+    # Small and odd planes, every pad / ceil_mode combination the 3x3/2 kernels take, and 3x3/1 with pads of one
+    # (the flat kernel on planes up to 1024 / 4096 values, the row kernels above): each the fp32 op rounded once.
     rng = np.random.default_rng(5)
-    for _ in range(40):
+    for i in range(60):
         ih, iw = int(rng.integers(3, 70)), int(rng.integers(3, 70))
-        pads = [int(v) for v in rng.integers(0, 2, 4)]
-        attrs = {"kernel_shape": [3, 3], "strides": [2, 2], "pads": pads, "ceil_mode": int(rng.integers(0, 2))}
+        if i % 3 == 2:
+            attrs = {"kernel_shape": [3, 3], "strides": [1, 1], "pads": [1, 1, 1, 1], "ceil_mode": 0}
+        else:
+            pads = [int(v) for v in rng.integers(0, 2, 4)]
+            attrs = {"kernel_shape": [3, 3], "strides": [2, 2], "pads": pads, "ceil_mode": int(rng.integers(0, 2))}
         op = "MaxPool" if rng.integers(0, 2) else "AveragePool"
         if op == "AveragePool":
             attrs["count_include_pad"] = int(rng.integers(0, 2))
         xs = (1, int(rng.integers(1, 4)), ih, iw)
-        _assert_rounded_once(op, randn(rng, xs, np.float16), _output_shape(xs, attrs), attrs)
+        x = randn(rng, xs, np.float16)
+        if op == "MaxPool":
+            x = _with_specials(x, rng)
+        _assert_rounded_once(op, x, _output_shape(xs, attrs), attrs)
+
+
+def test_fp16_3x3_pools_over_random_shapes():
+    _check_random_shapes()
+
+
+def test_fp16_3x3_pools_over_random_shapes_avx2():
+    run_check_in_child("test_fp16_pool_kernels", "_check_random_shapes()", ACL_SIM_KERNEL_ISA="avx2")
 

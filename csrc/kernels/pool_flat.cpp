@@ -38,6 +38,9 @@ struct Flat16 {
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE __m512 masked_load(const float* p, Mask m, __m512 fill) {
     return _mm512_mask_loadu_ps(fill, m, p);
   }
+  ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE __m512 masked_load(const uint16_t* p, Mask m, __m512 fill) {
+    return _mm512_mask_blend_ps(m, fill, _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, p)));
+  }
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE __m512 keep(__m512 v, Mask m, __m512 fill) {
     return _mm512_mask_blend_ps(m, fill, v);
   }
@@ -79,12 +82,29 @@ __attribute__((always_inline)) inline typename V::T take(typename V::T tap, type
   else return V::add(acc, tap);
 }
 
+// The plane's elements: float, or binary16 widened as loaded and rounded as stored (the fp32 kernel's results on
+// the widened plane, rounded once).
+template <class V>
+__attribute__((always_inline)) inline typename V::T load_elems(const float* p) { return V::load(p); }
+template <class V>
+__attribute__((always_inline)) inline typename V::T load_elems(const uint16_t* p) { return V::load_half(p); }
+template <class V>
+__attribute__((always_inline)) inline void store_elems(float* p, typename V::T v) { V::store(p, v); }
+template <class V>
+__attribute__((always_inline)) inline void store_elems(uint16_t* p, typename V::T v) { V::store_half(p, v); }
+template <class V>
+__attribute__((always_inline)) inline void store_elems_n(float* p, typename V::T v, int n) { V::store_n(p, v, n); }
+template <class V>
+__attribute__((always_inline)) inline void store_elems_n(uint16_t* p, typename V::T v, int n) {
+  V::store_half_n(p, v, n);
+}
+
 /**
  * The column sums (maxima) of the block at p: x[q - IW] + x[q] + x[q + IW], a tap outside the plane the fill.
  * kEdge: the block's taps may leave the plane's memory, so they are masked loads; otherwise plain ones.
  */
-template <class F, bool kMax, bool kEdge>
-__attribute__((always_inline)) inline typename F::V::T column_taps(const float* x, int64_t IW, const uint32_t* block,
+template <class F, bool kMax, bool kEdge, class E>
+__attribute__((always_inline)) inline typename F::V::T column_taps(const E* x, int64_t IW, const uint32_t* block,
                                                                    typename F::V::T fill) {
   using V = typename F::V;
   if constexpr (kEdge) {
@@ -94,19 +114,19 @@ __attribute__((always_inline)) inline typename F::V::T column_taps(const float* 
     return take<V, kMax>(down, take<V, kMax>(mid, kMax ? V::max(up, fill) : up));
   } else {
     // A max chain starts from the fill so that a NaN tap is dropped, not carried.
-    const typename V::T up = V::load(x - IW);
-    return take<V, kMax>(V::load(x + IW), take<V, kMax>(V::load(x), kMax ? V::max(up, fill) : up));
+    const typename V::T up = load_elems<V>(x - IW);
+    return take<V, kMax>(load_elems<V>(x + IW), take<V, kMax>(load_elems<V>(x), kMax ? V::max(up, fill) : up));
   }
 }
 
 /** column_taps of block b, plain loads for the blocks [inner_lo, inner_hi). (A lambda would not carry the
  * caller's target attribute, and its vectors would go through memory.) */
-template <class F, bool kMax>
-__attribute__((always_inline)) inline typename F::V::T block_taps(const float* x, int64_t IW, const uint32_t* table,
+template <class F, bool kMax, class E>
+__attribute__((always_inline)) inline typename F::V::T block_taps(const E* x, int64_t IW, const uint32_t* table,
                                                                   int64_t b, int64_t inner_lo, int64_t inner_hi,
                                                                   typename F::V::T fill) {
   const uint32_t* block = table + b * kEntries * F::kWords;
-  const float* p = x + b * F::V::W;
+  const E* p = x + b * F::V::W;
   if (b >= inner_lo && b < inner_hi) return column_taps<F, kMax, false>(p, IW, block, fill);
   return column_taps<F, kMax, true>(p, IW, block, fill);
 }
@@ -118,8 +138,8 @@ __attribute__((always_inline)) inline typename F::V::T block_taps(const float* x
  * kPacks (stride 2) the window centres' results go to the output packed as it goes: a whole vector while it
  * stays inside the plane's output (the next store overwrites the lanes past the kept ones), the rest masked.
  */
-template <class F, bool kMax, bool kPacks>
-__attribute__((always_inline)) inline void flat_plane(const float* x, int64_t N, int64_t IW, float* y, int64_t out_n,
+template <class F, bool kMax, bool kPacks, class E>
+__attribute__((always_inline)) inline void flat_plane(const E* x, int64_t N, int64_t IW, E* y, int64_t out_n,
                                                       const uint32_t* table, const float* inv_counts) {
   using V = typename F::V;
   using T = typename V::T;
@@ -142,14 +162,14 @@ __attribute__((always_inline)) inline void flat_plane(const float* x, int64_t N,
       if constexpr (!kPacks) {
         const int64_t p = b * W;
         if constexpr (!kMax) acc = V::mul(acc, V::load(inv_counts + p));
-        if (p + W <= N) V::store(y + p, acc);
-        else V::store_n(y + p, acc, static_cast<int>(N - p));
+        if (p + W <= N) store_elems<V>(y + p, acc);
+        else store_elems_n<V>(y + p, acc, static_cast<int>(N - p));
       } else {
         int n;
         T kept = F::centres(acc, block, &n);
         if constexpr (!kMax) kept = V::mul(kept, V::load(inv_counts + o));
-        if (o + W <= out_n) V::store(y + o, kept);
-        else V::store_n(y + o, kept, n);
+        if (o + W <= out_n) store_elems<V>(y + o, kept);
+        else store_elems_n<V>(y + o, kept, n);
         o += n;
       }
     }
@@ -158,16 +178,16 @@ __attribute__((always_inline)) inline void flat_plane(const float* x, int64_t N,
   }
 }
 
-template <class F, bool kMax, bool kPacks>
-__attribute__((always_inline)) inline void flat_planes(const float* x, int64_t planes, int64_t N, int64_t IW, float* y,
+template <class F, bool kMax, bool kPacks, class E>
+__attribute__((always_inline)) inline void flat_planes(const E* x, int64_t planes, int64_t N, int64_t IW, E* y,
                                                        int64_t out_n, const uint32_t* table, const float* inv_counts) {
   for (int64_t i = 0; i < planes; ++i, x += N, y += out_n)
     flat_plane<F, kMax, kPacks>(x, N, IW, y, out_n, table, inv_counts);
 }
 
-template <class F>
-__attribute__((always_inline)) inline void flat_dispatch(bool is_max, const float* x, int64_t planes, int64_t N,
-                                                         int64_t IW, float* y, int64_t out_n, const uint32_t* table,
+template <class F, class E>
+__attribute__((always_inline)) inline void flat_dispatch(bool is_max, const E* x, int64_t planes, int64_t N,
+                                                         int64_t IW, E* y, int64_t out_n, const uint32_t* table,
                                                          const float* inv_counts) {
   const bool packs = out_n != N;
   if (is_max && packs) flat_planes<F, true, true>(x, planes, N, IW, y, out_n, table, inv_counts);
@@ -176,7 +196,8 @@ __attribute__((always_inline)) inline void flat_dispatch(bool is_max, const floa
   else flat_planes<F, false, false>(x, planes, N, IW, y, out_n, table, inv_counts);
 }
 
-ACL_SIM_TARGET_AVX512 void flat_avx512(bool is_max, const float* x, int64_t planes, int64_t N, int64_t IW, float* y,
+template <class E>
+ACL_SIM_TARGET_AVX512 void flat_avx512(bool is_max, const E* x, int64_t planes, int64_t N, int64_t IW, E* y,
                                        int64_t out_n, const uint32_t* table, const float* inv_counts) {
   flat_dispatch<Flat16>(is_max, x, planes, N, IW, y, out_n, table, inv_counts);
 }
@@ -237,6 +258,17 @@ void pool_3x3_flat_f32(bool is_max, const float* x, int64_t planes, int64_t IH, 
 #if defined(__x86_64__)
   if (flat_lanes() == 16) flat_avx512(is_max, x, planes, IH * IW, IW, y, OH * OW, masks, inv_counts);
   else flat_avx2(is_max, x, planes, IH * IW, IW, y, OH * OW, masks, inv_counts);
+#else
+  (void)is_max, (void)x, (void)planes, (void)IH, (void)IW, (void)y, (void)OH, (void)OW, (void)masks, (void)inv_counts;
+#endif
+}
+
+bool pool_3x3_flat_f16_available() { return pool_plane_kernels_available() && flat_lanes() == 16; }
+
+void pool_3x3_flat_f16(bool is_max, const uint16_t* x, int64_t planes, int64_t IH, int64_t IW, uint16_t* y,
+                       int64_t OH, int64_t OW, const uint32_t* masks, const float* inv_counts) {
+#if defined(__x86_64__)
+  flat_avx512(is_max, x, planes, IH * IW, IW, y, OH * OW, masks, inv_counts);
 #else
   (void)is_max, (void)x, (void)planes, (void)IH, (void)IW, (void)y, (void)OH, (void)OW, (void)masks, (void)inv_counts;
 #endif

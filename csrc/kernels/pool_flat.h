@@ -48,4 +48,15 @@ std::vector<uint32_t> pool_3x3_flat_masks(int64_t IH, int64_t IW, int64_t stride
 void pool_3x3_flat_f32(bool is_max, const float* x, int64_t planes, int64_t IH, int64_t IW, float* y, int64_t OH,
                        int64_t OW, const uint32_t* masks, const float* inv_counts);
 
+/**
+ * True when pool_3x3_flat_f16 runs here: AVX-512, whose 16-bit masked loads serve the edge blocks. (AVX2 has none:
+ * copying the edge lanes one by one took inception_v2's fp16 3x3 pools 1.2-1.5x the time of widening each plane
+ * first; stop 43, in-model A/B, Zen 4, 60 pairs.)
+ */
+bool pool_3x3_flat_f16_available();
+
+/** pool_3x3_flat_f32 over binary16 planes into binary16, widened as loaded and rounded once as stored. */
+void pool_3x3_flat_f16(bool is_max, const uint16_t* x, int64_t planes, int64_t IH, int64_t IW, uint16_t* y,
+                       int64_t OH, int64_t OW, const uint32_t* masks, const float* inv_counts);
+
 }  // namespace acl_sim

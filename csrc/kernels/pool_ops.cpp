@@ -339,7 +339,17 @@ void run_pool_f32(OpContext& ctx, PoolKind kind) {
     flat_masks = pool_3x3_flat_masks(P.in[1], P.in[2], P.s[1], P.pb[1], P.pb[2], P.out[1], P.out[2]);
     if (kind == PoolKind::kAvg && inv_counts.empty()) inv_counts = average_scales(P);
   }
-  // fp16 planes of the 3x3/2 kernel are read and written as they lie (pool_3x3s2_plane_f16), not staged.
+  // fp16 planes of the flat and the 3x3/2 kernels are read and written as they lie (pool_3x3_flat_f16,
+  // pool_3x3s2_plane_f16), not staged.
+  if (flat_3x3 && tx.dtype == ACL_FLOAT16 && pool_3x3_flat_f16_available()) {
+    const auto* x = static_cast<const uint16_t*>(tx.data);
+    auto* y = static_cast<uint16_t*>(ctx.outputs[0].data);
+    for_each_plane_task(planes, per_task, [&](int64_t first, int64_t last) {
+      pool_3x3_flat_f16(kind == PoolKind::kMax, x + first * in_size, last - first, P.in[1], P.in[2],
+                        y + first * out_size, P.out[1], P.out[2], flat_masks.data(), inv_counts.data());
+    });
+    return;
+  }
   if (pool_3x3s2 && !flat_3x3 && tx.dtype == ACL_FLOAT16) {
     const auto* x = static_cast<const uint16_t*>(tx.data);
     auto* y = static_cast<uint16_t*>(ctx.outputs[0].data);
