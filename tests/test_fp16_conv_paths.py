@@ -31,6 +31,7 @@ DIRECT_CASES = [  # X shape, W shape, attributes: each store mode of the direct 
     ((2, 24, 9, 9), (40, 24, 3, 3), {"pads": [1, 1, 1, 1]}),                # tile buffer: junk columns
     ((1, 16, 30, 30), (24, 16, 3, 3), {"pads": [1, 1, 1, 1], "group": 1}),  # rows wide enough for by-rows
     ((1, 300, 7, 7), (20, 300, 1, 1), {}),                                  # K past one slice, in place
+    ((1, 40, 6, 6), (24, 40, 1, 1), {}),                                    # in place, a masked 48-wide strip
 ]
 WINOGRAD_CASES = [  # 3x3 stride 1: ragged tile edges, batches, no pads
     ((1, 16, 27, 27), (40, 16, 3, 3), {"pads": [1, 1, 1, 1]}),

@@ -9,7 +9,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
+#include "acl/acl_base.h"
+#include "common/error.h"
 #include "common/fp16.h"
 #include "executor/thread_pool.h"
 #include "kernels/conv_direct_kernels.h"
@@ -40,6 +43,7 @@ struct Plan {
   bool in_place_out;     // pitch == OW: positions are output pixels, so the kernels write y directly
   bool by_rows;          // strips never cross an output row: the kernels write y directly, no junk columns
   const float* xp;       // prepared input [phases, C, IHs, pitch] (the caller's x when no pads and stride 1)
+  const uint16_t* xh;    // or the caller's binary16 x, read in place by the half-B kernels (xp null)
   const int64_t* off;    // K row offsets into xp
   const float* w;
   const float* wpack;    // w as [panel][k][8] (conv_direct_packed.h), or nullptr
@@ -66,15 +70,24 @@ DirectStripEpilogue strip_epilogue(const Plan& p, int64_t m, int64_t q, int64_t 
   return dep;
 }
 
-int64_t strip_width(int64_t remaining, const ConvKernels& ks) {
+/** The strip width for `remaining` columns; the narrower tail kernel only over a float B (with_half_width). */
+int64_t strip_width(int64_t remaining, const ConvKernels& ks, bool with_half_width = true) {
   const int64_t widest = ks.max_nv * ks.lanes;
   if (remaining >= widest) return widest;
-  if (ks.half_width && remaining <= ks.half_width) return ks.half_width;
+  if (with_half_width && ks.half_width && remaining <= ks.half_width) return ks.half_width;
   return round_up(remaining, ks.lanes);
 }
 
-ConvKernelFn kernel_for(int64_t width, bool masked, const ConvKernels& ks) {
+ConvKernelFn kernel_for(int64_t width, bool masked, const ConvKernels& ks, const float*) {
   return width == ks.half_width ? ks.half[masked] : ks.fn[width / ks.lanes - 1][masked];
+}
+ConvHalfBKernelFn kernel_for(int64_t width, bool masked, const ConvKernels& ks, const uint16_t*) {
+  return ks.fn_half_b[width / ks.lanes - 1][masked];
+}
+
+DirectPackedStripFn packed_strip_kernel(int64_t extra, const float*) { return direct_packed_strip_kernel(extra); }
+DirectPackedStripHalfBFn packed_strip_kernel(int64_t extra, const uint16_t*) {
+  return direct_packed_strip_kernel_half_b(extra);
 }
 
 /** Bias, residual and activation of finished output values (one run of one output row). */
@@ -127,8 +140,15 @@ void emit(const Plan& p, int64_t m0, int64_t rows, int64_t q0, int64_t len, cons
   }
 }
 
+/** B's base as the kernels over BT read it: the prepared float input, or the binary16 input in place. */
+const float* input_base(const Plan& p, const float*) { return p.xp; }
+const uint16_t* input_base(const Plan& p, const uint16_t*) { return p.xh; }
+
+template <class BT>
 void run_tile(const Plan& p, size_t index) {
   const ConvKernels& ks = kernels();
+  const BT* xb = input_base(p, static_cast<const BT*>(nullptr));
+  constexpr bool kHalfWidth = std::is_same_v<BT, float>;
   const int64_t tm = static_cast<int64_t>(index) / p.n_blocks, tn = static_cast<int64_t>(index) % p.n_blocks;
   const int64_t m0 = GemmBlocking::grid_begin(tm, p.m_blocks, p.M, ks.mr);
   const int64_t n0 = GemmBlocking::grid_begin(tn, p.n_blocks, p.Nq, p.widest);
@@ -155,12 +175,12 @@ void run_tile(const Plan& p, size_t index) {
       const bool last_slice = k0 + kc == p.K;
       for (int64_t s = 0, j = 0; s < full; ++s) {
         const int64_t e = extra_cols * (s + 1) / full - extra_cols * s / full;
-        const DirectPackedStripFn fn = direct_packed_strip_kernel(e);
+        const auto fn = packed_strip_kernel(e, xb);
         for (int64_t i = 0; i < mc; i += ks.mr) {
           const int m_valid = static_cast<int>(std::min<int64_t>(ks.mr, mc - i));
           const float* ap = p.wpack + (m0 + i) * p.K + k0 * kDirectPanelRows;
           const DirectStripEpilogue dep = strip_epilogue(p, m0 + i, n0 + j, ldt);
-          fn(kc, ap, i + ks.mr < mc ? ap + ks.mr * p.K : nullptr, p.xp + n0 + j, p.off + k0, ct + i * ldt + j, ldt,
+          fn(kc, ap, i + ks.mr < mc ? ap + ks.mr * p.K : nullptr, xb + n0 + j, p.off + k0, ct + i * ldt + j, ldt,
              m_valid, k0 > 0 || (p.in_place_out && p.y_holds_residual), in_kernel && last_slice ? &dep : nullptr);
         }
         j += kDirectPackedStrip + e;
@@ -181,22 +201,22 @@ void run_tile(const Plan& p, size_t index) {
       const int n_valid = static_cast<int>(std::min(width, nc - j));
       const int m_valid = static_cast<int>(std::min<int64_t>(ks.mr, mc - i));
       const DirectStripEpilogue dep = strip_epilogue(p, m0 + i, n0 + j, ldt);
-      kernel_for(width, n_valid < width, ks)(kc, p.w + (m0 + i) * p.K + k0, p.K, p.xp + n0 + j, p.off + k0,
-                                             ct + i * ldt + j, ldt, m_valid, n_valid, accumulate,
-                                             finish ? &dep : nullptr);
+      kernel_for(width, n_valid < width, ks, xb)(kc, p.w + (m0 + i) * p.K + k0, p.K, xb + n0 + j, p.off + k0,
+                                                 ct + i * ldt + j, ldt, m_valid, n_valid, accumulate,
+                                                 finish ? &dep : nullptr);
     };
     // Wide-output convs (1x1 64->256: M >= 4K) sweep each weight panel along its rows, so the output is
     // written row after row (measured ~2% faster); otherwise each strip's input stays in L1 across M.
     if (p.M >= 4 * p.K) {
       for (int64_t i = 0; i < mc; i += ks.mr)
         for (int64_t j = 0; j < nc;) {
-          const int64_t width = strip_width(nc - j, ks);
+          const int64_t width = strip_width(nc - j, ks, kHalfWidth);
           strip(i, j, width);
           j += width;
         }
     } else {
       for (int64_t j = 0; j < nc;) {
-        const int64_t width = strip_width(nc - j, ks);
+        const int64_t width = strip_width(nc - j, ks, kHalfWidth);
         for (int64_t i = 0; i < mc; i += ks.mr) strip(i, j, width);
         j += width;
       }
@@ -230,7 +250,7 @@ void run_tile_rows(const Plan& p, size_t index) {
       for (int64_t j = 0; j < p.OW;) {
         const int64_t width = strip_width(p.OW - j, ks);
         const int n_valid = static_cast<int>(std::min(width, p.OW - j));
-        const ConvKernelFn fn = kernel_for(width, n_valid < width, ks);
+        const ConvKernelFn fn = kernel_for(width, n_valid < width, ks, p.xp);
         for (int64_t i = 0; i < mc; i += ks.mr) {
           const int m_valid = static_cast<int>(std::min<int64_t>(ks.mr, mc - i));
           const DirectStripEpilogue dep = strip_epilogue(p, m0 + i, r * p.OW + j, P);
@@ -268,6 +288,8 @@ void run_tile_rows(const Plan& p, size_t index) {
 }
 
 }  // namespace
+
+bool direct_conv_half_b_available() { return kernels().fn_half_b[0][0] != nullptr; }
 
 bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_rows, bool any_width) {
   if (!direct_input_supported(g)) return false;
@@ -343,6 +365,9 @@ void direct_conv_f32(const ConvInputPlanes& x, int64_t channels, const SpatialGe
   // instead, the 3x3/2 3->64 into 111x111 took 1.2x the time of one narrowing pass; stop 42, in-model A/B, AVX2).
   p.half_in_kernel = own_ep.out_half && !own_ep.half_is_bf16 && (p.epilogue_in_kernel || !has_epilogue(own_ep));
   p.xp = in.xp;
+  p.xh = in.xh;
+  ACL_SIM_REQUIRE(!p.xh || direct_conv_half_b_available(), ACL_ERROR_INTERNAL_ERROR,
+                  "Conv: a binary16 input read in place needs the direct conv's half-B kernels");
   p.off = in.off;
   const int64_t threads = parallel ? static_cast<int64_t>(ThreadPool::instance().concurrency()) : 1;
 
@@ -373,7 +398,8 @@ void direct_conv_f32(const ConvInputPlanes& x, int64_t channels, const SpatialGe
   p.m_blocks = split.m_blocks;
   p.n_blocks = split.n_blocks;
   const size_t tiles = static_cast<size_t>(p.m_blocks * p.n_blocks);
-  auto tile = p.by_rows ? run_tile_rows : run_tile;
+  // Read in place (no pads, stride 1): pitch == OW, so a binary16 x is never by rows.
+  auto tile = p.by_rows ? run_tile_rows : p.xh ? run_tile<uint16_t> : run_tile<float>;
   if (tiles == 1 || threads == 1) {
     for (size_t i = 0; i < tiles; ++i) tile(p, i);
     return;

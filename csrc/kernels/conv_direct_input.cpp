@@ -122,9 +122,10 @@ DirectInput prepare_direct_input(const ConvInputPlanes& x, int64_t channels, con
     }
     in.xp = xs;
   } else {
-    ACL_SIM_REQUIRE(x.f32 != nullptr, ACL_ERROR_INTERNAL_ERROR,
-                    "Conv: a 16-bit input reaches the direct conv without a padded copy to widen it");
+    ACL_SIM_REQUIRE(x.f32 != nullptr || !x.bf16, ACL_ERROR_INTERNAL_ERROR,
+                    "Conv: a bfloat16 input reaches the direct conv without a padded copy to widen it");
     in.xp = x.f32;
+    in.xh = x.f32 ? nullptr : x.half;
   }
   // Row k = (c, kh, kw) of the implicit im2col starts at its tap's offset plus c planes: the taps' offsets
   // (with their divisions) are worked out once, then each channel adds a plane (this runs per conv call, on

@@ -20,6 +20,8 @@ namespace acl_sim {
 constexpr int64_t kDirectOffsetSlack = 32;
 struct DirectInput {
   const float* xp = nullptr;
+  // Instead of xp, a binary16 input read in place (no pads, stride 1), by kernels that widen it as they load it.
+  const uint16_t* xh = nullptr;
   const int64_t* off = nullptr;
   int64_t K = 0, KH = 1, KW = 1;
   int64_t IHs = 0, pitch = 0;  // rows and row pitch of one phase plane
@@ -37,7 +39,10 @@ struct ConvInputPlanes {
   ConvInputPlanes(const uint16_t* x, bool is_bf16) : half(x), bf16(is_bf16) {}
 };
 
-/** True when prepare_direct_input copies the input (pads or strides); a 16-bit input must take such a geometry. */
+/**
+ * True when prepare_direct_input copies the input (pads or strides). Otherwise a binary16 input is returned in
+ * place (DirectInput::xh) for the direct conv's half-B kernels, and a bfloat16 one is refused.
+ */
 bool direct_input_copies(const SpatialGeometry& g);
 
 DirectInput prepare_direct_input(const ConvInputPlanes& x, int64_t channels, const SpatialGeometry& g, bool parallel);

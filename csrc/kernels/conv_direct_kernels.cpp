@@ -78,8 +78,20 @@ ACL_SIM_TARGET_AVX2 __attribute__((always_inline)) inline void store_half_avx2(c
   }
 }
 
-template <int MR, int NV, bool kMasked>
-ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda, const float* b, const int64_t* off,
+// A vector of B's row: float, or binary16 widened as it is loaded (an fp16 input read in place).
+ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline __m512 load_b(const float* p) { return _mm512_loadu_ps(p); }
+ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline __m512 load_b(const uint16_t* p) {
+  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline __m512 load_b(const float* p, __mmask16 m) {
+  return _mm512_maskz_loadu_ps(m, p);
+}
+ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline __m512 load_b(const uint16_t* p, __mmask16 m) {
+  return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, p));
+}
+
+template <int MR, int NV, bool kMasked, class BT = float>
+ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda, const BT* b, const int64_t* off,
                                          float* c, int64_t ldc, int m_valid, int n_valid, bool accumulate,
                                          const DirectStripEpilogue* ep) {
   constexpr int W = 16;
@@ -99,10 +111,10 @@ ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda
   }
 #pragma GCC unroll 2
   for (int64_t k = 0; k < kc; ++k) {
-    const float* bk = b + off[k];
+    const BT* bk = b + off[k];
     __m512 bv[NV];
 #pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) bv[j] = kMasked ? _mm512_maskz_loadu_ps(mask[j], bk + j * W) : _mm512_loadu_ps(bk + j * W);
+    for (int j = 0; j < NV; ++j) bv[j] = kMasked ? load_b(bk + j * W, mask[j]) : load_b(bk + j * W);
 #pragma GCC unroll 8
     for (int i = 0; i < MR; ++i) {
       const __m512 av = _mm512_set1_ps(rows[i][k]);
@@ -264,18 +276,21 @@ ConvKernels make_kernels() {
               {{kernel_avx512<8, 1, false>, kernel_avx512<8, 1, true>},
                {kernel_avx512<8, 2, false>, kernel_avx512<8, 2, true>},
                {kernel_avx512<8, 3, false>, kernel_avx512<8, 3, true>}},
-              8, {kernel_avx2<8, 1, false>, kernel_avx2<8, 1, true>}};
+              8, {kernel_avx2<8, 1, false>, kernel_avx2<8, 1, true>},
+              {{kernel_avx512<8, 1, false, uint16_t>, kernel_avx512<8, 1, true, uint16_t>},
+               {kernel_avx512<8, 2, false, uint16_t>, kernel_avx512<8, 2, true, uint16_t>},
+               {kernel_avx512<8, 3, false, uint16_t>, kernel_avx512<8, 3, true, uint16_t>}}};
     case KernelIsa::kAvx2:
       return {4, 8, 3,
               {{kernel_avx2<4, 1, false>, kernel_avx2<4, 1, true>},
                {kernel_avx2<4, 2, false>, kernel_avx2<4, 2, true>},
                {kernel_avx2<4, 3, false>, kernel_avx2<4, 3, true>}},
-              0, {nullptr, nullptr}};
+              0, {nullptr, nullptr}, {}};
     default: break;
   }
 #endif
   return {4, 8, 1, {{kernel_scalar<4, 8, false>, kernel_scalar<4, 8, true>}, {nullptr, nullptr}, {nullptr, nullptr}},
-          0, {nullptr, nullptr}};
+          0, {nullptr, nullptr}, {}};
 }
 
 }  // namespace

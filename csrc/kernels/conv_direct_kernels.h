@@ -17,12 +17,23 @@ namespace acl_sim {
 using ConvKernelFn = void (*)(int64_t kc, const float* a, int64_t lda, const float* b, const int64_t* off, float* c,
                               int64_t ldc, int m_valid, int n_valid, bool accumulate, const DirectStripEpilogue* ep);
 
+/**
+ * The same over a binary16 b (an fp16 model's activations read in place), each value widened as it is loaded:
+ * the float kernel's results on the widened input.
+ */
+using ConvHalfBKernelFn = void (*)(int64_t kc, const float* a, int64_t lda, const uint16_t* b, const int64_t* off,
+                                   float* c, int64_t ldc, int m_valid, int n_valid, bool accumulate,
+                                   const DirectStripEpilogue* ep);
+
 /** The kernels of this host's ISA (cpu_features().isa). */
 struct ConvKernels {
   int mr, lanes, max_nv;
   ConvKernelFn fn[3][2];  // [nv-1][masked]
   int half_width;         // 0, or the width of a narrower tail kernel (AVX-512: an 8-float ymm strip)
   ConvKernelFn half[2];
+  // Over a binary16 b, [nv-1][masked] (no narrower tail kernel); null where the ISA has none (only AVX-512 does:
+  // AVX2 sends the pointwise convs, the ones that read their input in place, to the GEMM).
+  ConvHalfBKernelFn fn_half_b[3][2];
 };
 const ConvKernels& direct_conv_kernels();
 

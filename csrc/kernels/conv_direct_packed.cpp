@@ -12,8 +12,16 @@ namespace acl_sim {
 namespace {
 
 #if defined(__x86_64__)
-template <int E>
-ACL_SIM_TARGET_AVX512 void strip_avx512(int64_t kc, const float* ap, const float* next, const float* b,
+// B's values: float, or binary16 widened as loaded (an fp16 input read in place).
+ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline __m512 load_b(const float* p) { return _mm512_loadu_ps(p); }
+ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline __m512 load_b(const uint16_t* p) {
+  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline float b_value(const float* p) { return *p; }
+ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline float b_value(const uint16_t* p) { return _cvtsh_ss(*p); }
+
+template <int E, class BT = float>
+ACL_SIM_TARGET_AVX512 void strip_avx512(int64_t kc, const float* ap, const float* next, const BT* b,
                                         const int64_t* off, float* c, int64_t ldc, int m_valid, bool accumulate,
                                         const DirectStripEpilogue* ep) {
   constexpr int MR = 8, NV = 3, W = 16;
@@ -27,13 +35,13 @@ ACL_SIM_TARGET_AVX512 void strip_avx512(int64_t kc, const float* ap, const float
   for (int e = 0; e < E; ++e) extra[e] = _mm256_setzero_ps();
 #pragma GCC unroll 2
   for (int64_t k = 0; k < kc; ++k) {
-    const float* bk = b + off[k];
+    const BT* bk = b + off[k];
     const float* ak = ap + k * MR;
     // One line of the next panel's slice per two k: it arrives from DRAM while this panel computes.
     if (next && (k & 1) == 0) _mm_prefetch(reinterpret_cast<const char*>(next + k * MR), _MM_HINT_T0);
     __m512 bv[NV];
 #pragma GCC unroll 3
-    for (int j = 0; j < NV; ++j) bv[j] = _mm512_loadu_ps(bk + j * W);
+    for (int j = 0; j < NV; ++j) bv[j] = load_b(bk + j * W);
 #pragma GCC unroll 8
     for (int i = 0; i < MR; ++i) {
       const __m512 av = _mm512_set1_ps(ak[i]);
@@ -43,7 +51,7 @@ ACL_SIM_TARGET_AVX512 void strip_avx512(int64_t kc, const float* ap, const float
     if constexpr (E > 0) {
       const __m256 wv = _mm256_loadu_ps(ak);
 #pragma GCC unroll 2
-      for (int e = 0; e < E; ++e) extra[e] = _mm256_fmadd_ps(wv, _mm256_set1_ps(bk[NV * W + e]), extra[e]);
+      for (int e = 0; e < E; ++e) extra[e] = _mm256_fmadd_ps(wv, _mm256_set1_ps(b_value(bk + NV * W + e)), extra[e]);
     }
   }
   alignas(32) float ex[E > 0 ? E : 1][MR];
@@ -117,6 +125,19 @@ DirectPackedStripFn direct_packed_strip_kernel(int64_t extra) {
     case 0: return strip_avx512<0>;
     case 1: return strip_avx512<1>;
     case 2: return strip_avx512<2>;
+    default: break;
+  }
+#endif
+  (void)extra;
+  return nullptr;
+}
+
+DirectPackedStripHalfBFn direct_packed_strip_kernel_half_b(int64_t extra) {
+#if defined(__x86_64__)
+  switch (extra) {
+    case 0: return strip_avx512<0, uint16_t>;
+    case 1: return strip_avx512<1, uint16_t>;
+    case 2: return strip_avx512<2, uint16_t>;
     default: break;
   }
 #endif

@@ -45,6 +45,11 @@ using DirectPackedStripFn = void (*)(int64_t kc, const float* ap, const float* n
                                      const int64_t* off, float* c, int64_t ldc, int m_valid, bool accumulate,
                                      const DirectStripEpilogue* ep);
 
+/** The same over a binary16 b read in place, each value widened as it is loaded. */
+using DirectPackedStripHalfBFn = void (*)(int64_t kc, const float* ap, const float* next, const uint16_t* b,
+                                          const int64_t* off, float* c, int64_t ldc, int m_valid, bool accumulate,
+                                          const DirectStripEpilogue* ep);
+
 /**
  * The conv's epilogue done in registers at the strip's last K slice, before the store (ep non-null):
  * c = max(acc + bias[i] + residual[i*ldr + j], 0 if relu). Saves the pass that re-reads the finished
@@ -60,5 +65,7 @@ struct DirectStripEpilogue {
   uint16_t* half = nullptr;
 };
 DirectPackedStripFn direct_packed_strip_kernel(int64_t extra);
+/** Its binary16-b twin (where direct_packed_available()). */
+DirectPackedStripHalfBFn direct_packed_strip_kernel_half_b(int64_t extra);
 
 }  // namespace acl_sim

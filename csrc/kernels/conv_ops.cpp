@@ -297,8 +297,12 @@ void run_conv(OpContext& ctx) {
   // The im2col GEMM reads a widened X, but its residual and output as they lie (GemmEpilogue's half fields).
   const bool half_im2col = tx.dtype != ACL_FLOAT && on_gemm && !pointwise;
   // An fp16 / bf16 X that the direct input's padded copy reads (pads or strides: the direct, pixel-major and
-  // phase-plane im2col paths) is widened by that copy, row by row, not by a pass of its own before it.
-  const bool half_planes = tx.dtype != ACL_FLOAT && (direct || pixel_major || phase_planes) && direct_input_copies(g);
+  // phase-plane im2col paths) is widened by that copy, a plane at a time, not by a pass of its own before it; an
+  // fp16 X that the direct conv reads in place (no pads, stride 1) is widened by its kernels as they load it.
+  const bool half_planes =
+      tx.dtype != ACL_FLOAT &&
+      (((direct || pixel_major || phase_planes) && direct_input_copies(g)) ||
+       (tx.dtype == ACL_FLOAT16 && direct && !direct_input_copies(g) && direct_conv_half_b_available()));
   if (half_planes) {
     if (has_residual && !half_im2col) R = F32Input(ctx, 3);
   } else if (half_im2col) {
