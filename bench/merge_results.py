@@ -18,7 +18,7 @@ def main() -> None:
     out = ["# acl_sim benchmark results", "",
            "Machines: each section names its host and the library commit it ran; every run prints the CPU model, ISA",
            "and load (the `CPU:` lines). Three hosts so far, all 2-vCPU VMs: an Intel Xeon with AVX-512 (stops 23-30),",
-           "an AMD EPYC Zen 3 with AVX2 only (stop 31, the host of issue 11) and an AMD EPYC Zen 4 with AVX-512 (stops 32-42,",
+           "an AMD EPYC Zen 3 with AVX2 only (stop 31, the host of issue 11) and an AMD EPYC Zen 4 with AVX-512 (stops 32-43,",
            "both ISAs measured there).",
            "Every figure is a ratio to a reference measured in the same run (NumPy/OpenBLAS, onnxruntime, memcpy).",
            "Compute figures use acl_sim.tools.timing (python/acl_sim/tools/timing.py; bench/ imports it as bench_timing, `acl-sim demo` uses it too): wall clock, all cores on both sides, the two calls",
