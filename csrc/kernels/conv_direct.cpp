@@ -335,8 +335,8 @@ bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_r
   return junk * 20 <= pitch || junk * m_rows <= 8 * pitch;
 }
 
-void direct_conv_f32(const ConvInputPlanes& x, int64_t channels, const SpatialGeometry& g, const float* w, int64_t m_rows,
-                     float* y, const GemmEpilogue& ep, bool parallel, const float* packed_w) {
+void direct_conv_f32(const ConvInputPlanes& x, int64_t channels, const SpatialGeometry& g, const float* w,
+                     int64_t m_rows, float* y, const GemmEpilogue& ep, bool parallel, const float* packed_w) {
   const ConvKernels& ks = kernels();
   const DirectInput in = prepare_direct_input(x, channels, g, parallel);
   Plan p{};

@@ -29,24 +29,25 @@ namespace acl_sim {
  */
 bool direct_conv_applies(const SpatialGeometry& g, int64_t channels, int64_t m_rows, bool any_width = false);
 
-
-/**
- * y[m, p] = act(sum_k w[m, k] * im2col(x)[k, p] + ep.row_bias[m] + ep.residual[m, p]) for one image and group:
- * x is `channels` planes [channels, in...] (fp32; or 16-bit, widened by the padded copy, where
- * direct_input_copies(g); or binary16 read in place, elsewhere, where direct_conv_half_b_available()), w is [m_rows, channels * kernel] row-major, y and ep.residual are
- * [m_rows, out_size]. Runs on the caller plus the pool (only the caller when parallel is false). packed_w, when
- * given (only where direct_packed_available()), is w packed by direct_pack_weights (conv_direct_packed.h): tiles
- * whose columns split into 48-column strips plus 1-2 extra columns each then run the packed strip kernels.
- * ep.out_half (fp16 or bf16 by ep.half_is_bf16; residual_half is not read): y is then fp32 staging, and each
- * finished region is narrowed into out_half (same offsets) while it is in cache, so no pass over y follows.
- */
 /**
  * True when direct_conv_f32 reads a binary16 x in place (no pads, stride 1) with kernels that widen it as they load
  * it (AVX-512); elsewhere such an input is widened before it.
  */
 bool direct_conv_half_b_available();
 
-void direct_conv_f32(const ConvInputPlanes& x, int64_t channels, const SpatialGeometry& g, const float* w, int64_t m_rows,
-                     float* y, const GemmEpilogue& ep, bool parallel, const float* packed_w = nullptr);
+/**
+ * y[m, p] = act(sum_k w[m, k] * im2col(x)[k, p] + ep.row_bias[m] + ep.residual[m, p]) for one image and group:
+ * x is `channels` planes [channels, in...] (fp32; or 16-bit, widened by the padded copy, where
+ * direct_input_copies(g); or binary16 read in place, elsewhere, where direct_conv_half_b_available()), w is
+ * [m_rows, channels * kernel] row-major, y and ep.residual are [m_rows, out_size]. Runs on the caller plus the
+ * pool (only the caller when parallel is false). packed_w, when given (only where direct_packed_available()), is w
+ * packed by direct_pack_weights (conv_direct_packed.h): tiles whose columns split into 48-column strips plus 1-2
+ * extra columns each then run the packed strip kernels.
+ * ep.out_half (fp16 or bf16 by ep.half_is_bf16; residual_half is not read): y is then fp32 staging, and each
+ * finished region is narrowed into out_half (same offsets) while it is in cache, so no pass over y follows.
+ */
+void direct_conv_f32(const ConvInputPlanes& x, int64_t channels, const SpatialGeometry& g, const float* w,
+                     int64_t m_rows, float* y, const GemmEpilogue& ep, bool parallel,
+                     const float* packed_w = nullptr);
 
 }  // namespace acl_sim

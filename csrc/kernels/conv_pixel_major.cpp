@@ -5,6 +5,8 @@
 #include <cstring>
 #include <utility>
 
+#include "acl/acl_base.h"
+#include "common/error.h"
 #include "common/fp16.h"
 #include "executor/thread_pool.h"
 #include "kernels/conv_direct_input.h"
@@ -390,6 +392,8 @@ void pixel_major_conv_f32(const ConvInputPlanes& x, int64_t channels, const Spat
   Plan p{};
   p.in = prepare_direct_input(x, channels, g, parallel);
   if (m_rows <= 0 || p.in.K <= 0 || p.in.OH <= 0 || p.in.OW <= 0) return;
+  ACL_SIM_REQUIRE(p.in.xp != nullptr, ACL_ERROR_INTERNAL_ERROR,
+                  "Conv: the pixel-major conv reads a 16-bit input only through the padded copy");
   p.M = m_rows;
   p.panels = ceil_div(m_rows, ks.nr);
   p.P = p.in.OH * p.in.OW;

@@ -50,7 +50,8 @@ struct V16 {
   }
   /** All lanes as binary16 (round to nearest even). */
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE void store_half(uint16_t* p, T v) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),
+                        _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
   }
   /** The first n lanes as binary16 (round to nearest even). */
   ACL_SIM_TARGET_AVX512 static ACL_SIM_INLINE void store_half_n(uint16_t* p, T v, int n) {

@@ -168,8 +168,6 @@ void run_layer_norm(OpContext& ctx) {
   }
 }
 
-/** Applies y = act(x * a[c] + b[c]) over [N, C, S] planes; a fused activation (ATC's fuse_activation)
- *  runs on each plane while it is in cache, Relu inside the affine loop itself. */
 /** channel_affine over planes [first, last), x and y pointing at plane first's values. */
 void channel_affine_planes(const float* x, float* y, int64_t first, int64_t last, int64_t c, int64_t s,
                            const std::vector<float>& a, const std::vector<float>& b, const Activation& act) {
@@ -186,6 +184,8 @@ void channel_affine_planes(const float* x, float* y, int64_t first, int64_t last
   }
 }
 
+/** Applies y = act(x * a[c] + b[c]) over [N, C, S] planes; a fused activation (ATC's fuse_activation)
+ *  runs on each plane while it is in cache, Relu inside the affine loop itself. */
 void channel_affine(const float* x, float* y, int64_t n, int64_t c, int64_t s, const std::vector<float>& a,
                     const std::vector<float>& b, const Activation& act) {
   parallel_blocks(n * c, rows_grain(s), [&](int64_t p0, int64_t p1) {
@@ -240,7 +240,7 @@ void run_batch_norm(OpContext& ctx) {
     });
     return;
   }
-  if (is_staged_float_dtype(x.dtype) && y.dtype == x.dtype) {
+  if (x.dtype != ACL_FLOAT && is_staged_float_dtype(x.dtype) && y.dtype == x.dtype) {
     // fp16 / bf16 planes widened and narrowed a few at a time by the tasks themselves: an fp16 model's BN
     // (force_fp16, densenet's pre-activation BN-ReLU) took 11x its fp32 time through whole-tensor copies.
     for_each_plane_range(ctx, n * c, rows_grain(s), s, s, [&](const float* xs, float* ys, int64_t first, int64_t last) {

@@ -10,8 +10,9 @@ Modes (CANN --precision_mode):
 - allow_mix_precision: the allow list (GEMM/conv) goes fp16, the deny list
   stays fp32, the rest (gray) follows its inputs.
 Deny by default (allow_mix_precision only): LayerNorm, Softmax, BatchNorm,
-reductions (accuracy); --modify_mixlist edits the lists. Weights read in fp16 are converted at compile time; graph
-inputs and outputs keep their dtype (outputs honour --output_type).
+reductions (accuracy); --modify_mixlist edits the lists. Weights read in fp16
+are converted at compile time; graph inputs and outputs keep their dtype
+(outputs honour --output_type).
 """
 from __future__ import annotations
 
