@@ -142,6 +142,10 @@ CT_CASES = [
     ((1, 3, 7), (3, 2, 4), {"strides": [2]}),
     ((1, 8, 4, 4, 3), (8, 2, 2, 2, 2), {"strides": [2, 2, 2]}),
     ((1, 5, 6, 6), (5, 7, 1, 1), {}),
+    # kernel == stride, no pads: every output has one source (the interleaved col2im rows)
+    ((2, 6, 5, 13), (6, 4, 2, 2), {"strides": [2, 2], "group": 2}),
+    ((1, 4, 3, 5), (4, 3, 3, 3), {"strides": [3, 3]}),
+    ((1, 3, 9), (3, 2, 2), {"strides": [2]}),
 ]
 
 

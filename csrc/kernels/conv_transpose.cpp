@@ -16,6 +16,7 @@
 #include "kernels/epilogue.h"
 #include "kernels/gemm.h"
 #include "kernels/gemm_tensor_io.h"
+#include "kernels/isa_target.h"
 #include "kernels/op_registry.h"
 #include "kernels/thread_scratch.h"
 
@@ -50,6 +51,46 @@ void col2im_row(const float* cols, float* dst, int64_t od, int64_t oh, const Geo
     }
   }
 }
+
+/**
+ * True when every output value has exactly one source: kernel == stride on every axis, dilation 1, no pads, and
+ * out == in * stride (PP-OCR det's 2x2/2 upsampling). Its output rows are then interleaved cols rows.
+ */
+bool one_source_per_output(const SpatialGeometry& g) {
+  for (int i = 0; i < g.nsp; ++i)
+    if (g.kernel[i] != g.stride[i] || g.dilation[i] != 1 || g.pad_begin[i] != 0 || g.pad_end[i] != 0 ||
+        g.out[i] != g.in[i] * g.stride[i])
+      return false;
+  return true;
+}
+
+/**
+ * col2im_row where one_source_per_output: output row (od, oh) takes input row (od / sd, oh / sh) of the sw cols rows
+ * of kernel position (od % sd, oh % sh, 0 .. sw - 1), interleaved (dst[iw * sw + kw] = row kw [iw]): no zero fill
+ * and no adds. A stride-2 row is two loads and two unpacks per 8 outputs once vectorised (compiled per ISA). The
+ * generic gather (a fill, then a strided add per kernel column) took 1.8 of PP-OCR det's 2.5 ms of ConvTranspose.
+ */
+struct InterleaveRow {
+  __attribute__((always_inline)) void operator()(const float* cols, float* dst, int64_t od, int64_t oh,
+                                                 const Geometry3* gp) const {
+    const Geometry3& g = *gp;
+    const int64_t IW = g.in[2], IH = g.in[1], sw = g.s[2];
+    const int64_t in_size = g.in[0] * IH * IW;
+    const int64_t kd = od % g.s[0], kh = oh % g.s[1];
+    const float* src = cols + (kd * g.k[1] + kh) * g.k[2] * in_size + ((od / g.s[0]) * IH + oh / g.s[1]) * IW;
+    if (sw == 2) {
+      const float* s0 = src;
+      const float* s1 = src + in_size;
+      for (int64_t iw = 0; iw < IW; ++iw) {
+        dst[2 * iw] = s0[iw];
+        dst[2 * iw + 1] = s1[iw];
+      }
+      return;
+    }
+    for (int64_t kw = 0; kw < sw; ++kw)
+      for (int64_t iw = 0; iw < IW; ++iw) dst[iw * sw + kw] = src[kw * in_size + iw];
+  }
+};
 
 // cols of the call in progress on this thread (the GEMM overwrites it: beta 0).
 thread_local Scratch<float> t_cols;
@@ -111,6 +152,7 @@ void run_conv_transpose(OpContext& ctx) {
   if (has_bias) B = F32Input(ctx, 2);
   F32Output Y(ctx.outputs[0]);
   const Geometry3 g3(g);
+  const bool one_source = one_source_per_output(g);
   const int64_t kprod = g.kernel_size(), in_size = g.in_size(), out_size = g.out_size();
   float* cols = t_cols.get(static_cast<size_t>(mg * kprod * in_size));
   const int64_t OW = g3.out[2], rows = g3.out[0] * g3.out[1];  // output rows per channel
@@ -125,7 +167,11 @@ void run_conv_transpose(OpContext& ctx) {
       ThreadPool::instance().parallel_for(static_cast<size_t>(mg * rows), [&](size_t i) {
         const int64_t m = static_cast<int64_t>(i) / rows, r = static_cast<int64_t>(i) % rows;
         float* dst = yg + m * out_size + r * OW;
-        col2im_row(cols + m * kprod * in_size, dst, r / g3.out[1], r % g3.out[1], g3);
+        if (one_source)
+          isa_call(InterleaveRow{}, static_cast<const float*>(cols + m * kprod * in_size), dst, r / g3.out[1],
+                   r % g3.out[1], &g3);
+        else
+          col2im_row(cols + m * kprod * in_size, dst, r / g3.out[1], r % g3.out[1], g3);
         bias_activation(dst, static_cast<size_t>(OW), bias ? bias[m] : 0.f, act);
       });
     }
