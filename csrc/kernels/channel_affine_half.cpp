@@ -39,14 +39,7 @@ ACL_SIM_TARGET_AVX2 void affine_half_avx2(const uint16_t* x, uint16_t* y, int64_
 
 }  // namespace
 
-bool channel_affine_half_available() {
-#if defined(__x86_64__)
-  const KernelIsa isa = cpu_features().isa;
-  return isa == KernelIsa::kAvx512 || isa == KernelIsa::kAvx2;
-#else
-  return false;
-#endif
-}
+bool channel_affine_half_available() { return cpu_features().vector_isa(); }
 
 void channel_affine_half(const uint16_t* x, uint16_t* y, int64_t n, float a, float b, bool relu) {
 #if defined(__x86_64__)

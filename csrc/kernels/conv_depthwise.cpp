@@ -156,7 +156,7 @@ void depthwise_conv_planes_f32(const float* x, const float* w, const float* bias
 
   // Strides 1 and 2 on AVX-512 / AVX2: the padded-plane SIMD path (dw_plane_simd); else the generic loop.
   const KernelIsa isa = cpu_features().isa;
-  const bool simd = (isa == KernelIsa::kAvx512 || isa == KernelIsa::kAvx2) && (sw == 1 || sw == 2);
+  const bool simd = cpu_features().vector_isa() && (sw == 1 || sw == 2);
   DwGeom d{IH, IW, OH, OW, KH, KW, sh, sw, dh, dw, ph, pw, 0};
   // Whole vectors read below column (OW + lanes) * sw + (KW - 1) * dw (stride 2: two loads per vector); the
   // pitch leaves another vector of slack.

@@ -78,11 +78,8 @@ ACL_SIM_TARGET_AVX2 __attribute__((always_inline)) inline void store_half_avx2(c
   }
 }
 
-// A vector of B's row: float, or binary16 widened as it is loaded (an fp16 input read in place).
-ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline __m512 load_b(const float* p) { return _mm512_loadu_ps(p); }
-ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline __m512 load_b(const uint16_t* p) {
-  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-}
+// A masked vector of B's row: float, or binary16 widened as it is loaded (an fp16 input read in place); whole
+// vectors load through simd::load_elems.
 ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline __m512 load_b(const float* p, __mmask16 m) {
   return _mm512_maskz_loadu_ps(m, p);
 }
@@ -114,7 +111,7 @@ ACL_SIM_TARGET_AVX512 void kernel_avx512(int64_t kc, const float* a, int64_t lda
     const BT* bk = b + off[k];
     __m512 bv[NV];
 #pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j) bv[j] = kMasked ? load_b(bk + j * W, mask[j]) : load_b(bk + j * W);
+    for (int j = 0; j < NV; ++j) bv[j] = kMasked ? load_b(bk + j * W, mask[j]) : simd::load_elems<simd::V16>(bk + j * W);
 #pragma GCC unroll 8
     for (int i = 0; i < MR; ++i) {
       const __m512 av = _mm512_set1_ps(rows[i][k]);

@@ -12,11 +12,7 @@ namespace acl_sim {
 namespace {
 
 #if defined(__x86_64__)
-// B's values: float, or binary16 widened as loaded (an fp16 input read in place).
-ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline __m512 load_b(const float* p) { return _mm512_loadu_ps(p); }
-ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline __m512 load_b(const uint16_t* p) {
-  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-}
+// A value of B for the folded columns: float, or binary16 widened (an fp16 input read in place).
 ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline float b_value(const float* p) { return *p; }
 ACL_SIM_TARGET_AVX512 __attribute__((always_inline)) inline float b_value(const uint16_t* p) { return _cvtsh_ss(*p); }
 
@@ -41,7 +37,7 @@ ACL_SIM_TARGET_AVX512 void strip_avx512(int64_t kc, const float* ap, const float
     if (next && (k & 1) == 0) _mm_prefetch(reinterpret_cast<const char*>(next + k * MR), _MM_HINT_T0);
     __m512 bv[NV];
 #pragma GCC unroll 3
-    for (int j = 0; j < NV; ++j) bv[j] = load_b(bk + j * W);
+    for (int j = 0; j < NV; ++j) bv[j] = simd::load_elems<simd::V16>(bk + j * W);
 #pragma GCC unroll 8
     for (int i = 0; i < MR; ++i) {
       const __m512 av = _mm512_set1_ps(ak[i]);

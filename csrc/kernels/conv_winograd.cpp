@@ -277,8 +277,7 @@ bool winograd_conv_supported(const SpatialGeometry& g) {
   if (g.nsp != 2) return false;
   for (int i = 0; i < 2; ++i)
     if (g.kernel[i] != 3 || g.stride[i] != 1 || g.dilation[i] != 1) return false;
-  const KernelIsa isa = cpu_features().isa;
-  return isa == KernelIsa::kAvx512 || isa == KernelIsa::kAvx2;
+  return cpu_features().vector_isa();
 }
 
 bool winograd_conv_preferred(const SpatialGeometry& g, int64_t C, int64_t M, int64_t N, bool pixel_major_ready) {

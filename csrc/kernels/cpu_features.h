@@ -21,6 +21,8 @@ struct CpuFeatures {
   // AVX2's and trading FMAs for memory traffic pays less than on Intel's full-width units. The conv path rules
   // measured on both kinds of host differ by it (conv_winograd.cpp, conv_pixel_major.cpp).
   bool avx512_double_pumped = false;
+  /** The kernels run a SIMD body (AVX-512 or AVX2), not the portable loops. */
+  bool vector_isa() const { return isa == KernelIsa::kAvx512 || isa == KernelIsa::kAvx2; }
 };
 
 /** Features of the host, computed once (thread-safe). */

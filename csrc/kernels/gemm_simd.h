@@ -192,5 +192,28 @@ struct V8 {
   }
 };
 
+// A kernel's elements through V: float, or binary16 widened as loaded and rounded (nearest even) as stored, so one
+// templated body serves fp32 and fp16 tensors with the fp32 body's results, rounded once.
+template <class V>
+__attribute__((always_inline)) inline typename V::T load_elems(const float* p) { return V::load(p); }
+template <class V>
+__attribute__((always_inline)) inline typename V::T load_elems(const uint16_t* p) { return V::load_half(p); }
+template <class V>
+__attribute__((always_inline)) inline typename V::T load_elems_n(const float* p, int n) { return V::load_n(p, n); }
+template <class V>
+__attribute__((always_inline)) inline typename V::T load_elems_n(const uint16_t* p, int n) {
+  return V::load_half_n(p, n);
+}
+template <class V>
+__attribute__((always_inline)) inline void store_elems(float* p, typename V::T v) { V::store(p, v); }
+template <class V>
+__attribute__((always_inline)) inline void store_elems(uint16_t* p, typename V::T v) { V::store_half(p, v); }
+template <class V>
+__attribute__((always_inline)) inline void store_elems_n(float* p, typename V::T v, int n) { V::store_n(p, v, n); }
+template <class V>
+__attribute__((always_inline)) inline void store_elems_n(uint16_t* p, typename V::T v, int n) {
+  V::store_half_n(p, v, n);
+}
+
 }  // namespace acl_sim::simd
 #endif

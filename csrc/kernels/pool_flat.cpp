@@ -82,23 +82,6 @@ __attribute__((always_inline)) inline typename V::T take(typename V::T tap, type
   else return V::add(acc, tap);
 }
 
-// The plane's elements: float, or binary16 widened as loaded and rounded as stored (the fp32 kernel's results on
-// the widened plane, rounded once).
-template <class V>
-__attribute__((always_inline)) inline typename V::T load_elems(const float* p) { return V::load(p); }
-template <class V>
-__attribute__((always_inline)) inline typename V::T load_elems(const uint16_t* p) { return V::load_half(p); }
-template <class V>
-__attribute__((always_inline)) inline void store_elems(float* p, typename V::T v) { V::store(p, v); }
-template <class V>
-__attribute__((always_inline)) inline void store_elems(uint16_t* p, typename V::T v) { V::store_half(p, v); }
-template <class V>
-__attribute__((always_inline)) inline void store_elems_n(float* p, typename V::T v, int n) { V::store_n(p, v, n); }
-template <class V>
-__attribute__((always_inline)) inline void store_elems_n(uint16_t* p, typename V::T v, int n) {
-  V::store_half_n(p, v, n);
-}
-
 /**
  * The column sums (maxima) of the block at p: x[q - IW] + x[q] + x[q + IW], a tap outside the plane the fill.
  * kEdge: the block's taps may leave the plane's memory, so they are masked loads; otherwise plain ones.
@@ -114,8 +97,8 @@ __attribute__((always_inline)) inline typename F::V::T column_taps(const E* x, i
     return take<V, kMax>(down, take<V, kMax>(mid, kMax ? V::max(up, fill) : up));
   } else {
     // A max chain starts from the fill so that a NaN tap is dropped, not carried.
-    const typename V::T up = load_elems<V>(x - IW);
-    return take<V, kMax>(load_elems<V>(x + IW), take<V, kMax>(load_elems<V>(x), kMax ? V::max(up, fill) : up));
+    const typename V::T up = simd::load_elems<V>(x - IW);
+    return take<V, kMax>(simd::load_elems<V>(x + IW), take<V, kMax>(simd::load_elems<V>(x), kMax ? V::max(up, fill) : up));
   }
 }
 
@@ -162,14 +145,14 @@ __attribute__((always_inline)) inline void flat_plane(const E* x, int64_t N, int
       if constexpr (!kPacks) {
         const int64_t p = b * W;
         if constexpr (!kMax) acc = V::mul(acc, V::load(inv_counts + p));
-        if (p + W <= N) store_elems<V>(y + p, acc);
-        else store_elems_n<V>(y + p, acc, static_cast<int>(N - p));
+        if (p + W <= N) simd::store_elems<V>(y + p, acc);
+        else simd::store_elems_n<V>(y + p, acc, static_cast<int>(N - p));
       } else {
         int n;
         T kept = F::centres(acc, block, &n);
         if constexpr (!kMax) kept = V::mul(kept, V::load(inv_counts + o));
-        if (o + W <= out_n) store_elems<V>(y + o, kept);
-        else store_elems_n<V>(y + o, kept, n);
+        if (o + W <= out_n) simd::store_elems<V>(y + o, kept);
+        else simd::store_elems_n<V>(y + o, kept, n);
         o += n;
       }
     }

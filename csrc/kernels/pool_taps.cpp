@@ -86,29 +86,6 @@ ACL_SIM_TARGET_AVX2 void taps_avx2(bool is_max, float* acc, const float* r, int6
   }
 }
 
-// A plane kernel's elements: float, or binary16 widened as loaded and rounded as stored (exactly the fp32 kernel
-// on the widened plane, narrowed once), so an fp16 plane needs no widened copy.
-template <class V>
-__attribute__((always_inline)) inline typename V::T load_elems(const float* p) { return V::load(p); }
-template <class V>
-__attribute__((always_inline)) inline typename V::T load_elems(const uint16_t* p) { return V::load_half(p); }
-template <class V>
-__attribute__((always_inline)) inline typename V::T load_elems_n(const float* p, int n) { return V::load_n(p, n); }
-template <class V>
-__attribute__((always_inline)) inline typename V::T load_elems_n(const uint16_t* p, int n) {
-  return V::load_half_n(p, n);
-}
-template <class V>
-__attribute__((always_inline)) inline void store_elems(float* p, typename V::T v) { V::store(p, v); }
-template <class V>
-__attribute__((always_inline)) inline void store_elems(uint16_t* p, typename V::T v) { V::store_half(p, v); }
-template <class V>
-__attribute__((always_inline)) inline void store_elems_n(float* p, typename V::T v, int n) { V::store_n(p, v, n); }
-template <class V>
-__attribute__((always_inline)) inline void store_elems_n(uint16_t* p, typename V::T v, int n) {
-  V::store_half_n(p, v, n);
-}
-
 /**
  * Stores v as output columns [j, j + W) of row oh of a rows x cols plane: a whole vector wherever its spill stays
  * inside the plane, since it lands in later rows, which are written after it; masked to the row's last columns only
@@ -118,8 +95,8 @@ template <class V, class E>
 __attribute__((always_inline)) inline void store_plane_row(E* y, int64_t oh, int64_t j, int64_t rows, int64_t cols,
                                                            typename V::T v) {
   E* dst = y + oh * cols + j;
-  if (oh * cols + j + V::W <= rows * cols) store_elems<V>(dst, v);
-  else store_elems_n<V>(dst, v, static_cast<int>(cols - j));
+  if (oh * cols + j + V::W <= rows * cols) simd::store_elems<V>(dst, v);
+  else simd::store_elems_n<V>(dst, v, static_cast<int>(cols - j));
 }
 
 /**
@@ -147,7 +124,7 @@ __attribute__((always_inline)) inline void pool_3x3s2_simd(const E* x, int64_t I
     for (; c + W <= IW; c += W) {
       T v = fill;
       for (int64_t r = r0; r < r1; ++r) {
-        const T t = load_elems<V>(x + r * IW + c);
+        const T t = simd::load_elems<V>(x + r * IW + c);
         v = kMax ? V::max(t, v) : V::add(v, t);
       }
       V::store(vm + 1 + c, v);
@@ -161,7 +138,7 @@ __attribute__((always_inline)) inline void pool_3x3s2_simd(const E* x, int64_t I
       T v = fill;
       for (int64_t r = r0; r < r1; ++r) {
         const E* p = x + r * IW + c;
-        const T t = (r + 1) * IW + W - n <= IH * IW ? load_elems<V>(p) : load_elems_n<V>(p, n);
+        const T t = (r + 1) * IW + W - n <= IH * IW ? simd::load_elems<V>(p) : simd::load_elems_n<V>(p, n);
         v = kMax ? V::max(t, v) : V::add(v, t);
       }
       V::store(vm + 1 + c, v);
@@ -313,14 +290,7 @@ void pool_3x3s2_plane(const E* x, int64_t IH, int64_t IW, int64_t pt, int64_t pl
 
 }  // namespace
 
-bool pool_plane_kernels_available() {
-#if defined(__x86_64__)
-  const KernelIsa isa = cpu_features().isa;
-  return isa == KernelIsa::kAvx512 || isa == KernelIsa::kAvx2;
-#else
-  return false;
-#endif
-}
+bool pool_plane_kernels_available() { return cpu_features().vector_isa(); }
 
 bool pool_3x3s2_supported(int64_t pt, int64_t pl) {
   return pool_plane_kernels_available() && (pt == 0 || pt == 1) && (pl == 0 || pl == 1);
